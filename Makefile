@@ -1,0 +1,44 @@
+# Two commands for a fresh clone with only Python 3.11+: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint format venv messages bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## Serve the app on embedded defaults: SQLite, in-memory channel layer, in-process worker.
+run: $(STAMP)
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo
+	@echo "Open http://$(HOST):$(PORT)/"
+	DEBUG=$${DEBUG:-1} $(BIN)/daphne -b $(HOST) -p $(PORT) vtt.asgi:application
+
+## The whole suite; on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set.
+test: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+## Regenerate the Russian/English catalogues after changing UI strings.
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l en -l ru --ignore '.venv/*' --ignore 'static/vendor/*'
+	$(BIN)/python manage.py compilemessages --ignore '.venv'
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

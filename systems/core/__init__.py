@@ -1,0 +1,1 @@
+"""Shared rules machinery: dice, notation, outcomes, odds. Pure Python, no Django."""

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from vtt.accounts.forms import SignupForm
+from vtt.accounts.services import user_set_language
+from vtt.core.errors import Invalid
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("campaign_list")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save(commit=False)
+        user.language = request.LANGUAGE_CODE
+        user.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(_safe_next(request) or "campaign_list")
+    return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Save the choice on the user (remembered everywhere) and in a cookie (for the login page)."""
+    language = request.POST.get("language", "")
+    codes = {code for code, _name in settings.LANGUAGES}
+    if language not in codes:
+        raise Invalid(f"Unknown language {language!r}")
+    if request.user.is_authenticated:
+        user_set_language(user=request.user, language=language)
+    response = redirect(_safe_next(request) or "home")
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+    return response
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None

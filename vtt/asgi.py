@@ -1,0 +1,29 @@
+"""ASGI entry point for daphne: HTTP through Django, websockets through Channels."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "vtt.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from vtt.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.EMBEDDED_WORKER:
+    from vtt.core.worker import start_embedded_worker
+
+    start_embedded_worker()
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,51 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from vtt.campaigns import services
+from vtt.campaigns.models import INVITABLE_ROLES, Ruleset
+
+EXPIRY_CHOICES = [
+    (24, _("1 день")),
+    (72, _("3 дня")),
+    (168, _("7 дней")),
+    (720, _("30 дней")),
+]
+
+
+class CampaignCreateForm(forms.Form):
+    name = forms.CharField(label=_("Название"), max_length=services.NAME_MAX)
+    ruleset = forms.ChoiceField(label=_("Система правил"), choices=Ruleset.choices)
+    description = forms.CharField(
+        label=_("Описание"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+class CampaignRenameForm(forms.Form):
+    name = forms.CharField(label=_("Название"), max_length=services.NAME_MAX)
+    description = forms.CharField(
+        label=_("Описание"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+class InviteCreateForm(forms.Form):
+    role = forms.ChoiceField(label=_("Роль"), choices=INVITABLE_ROLES)
+    expires_in_hours = forms.TypedChoiceField(
+        label=_("Действует"), choices=EXPIRY_CHOICES, coerce=int, initial=168
+    )
+    max_uses = forms.IntegerField(
+        label=_("Сколько раз можно использовать"), required=False, min_value=1, max_value=100
+    )
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(choices=INVITABLE_ROLES)
+
+
+class RefereeTransferForm(forms.Form):
+    user_id = forms.IntegerField()

@@ -1,0 +1,248 @@
+"""Every campaign write. Each runs in one transaction and locks the campaign row first, so two
+referees' clicks (or a transfer racing a removal) are serialised and the "exactly one referee"
+rule holds."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from systems import RULESET_KEYS
+from vtt.accounts.models import User
+from vtt.campaigns.models import Campaign, Invite, Membership, Role
+from vtt.core.errors import Conflict, Gone, Invalid
+
+NAME_MAX = 120
+INVITE_MIN_HOURS = 1
+INVITE_MAX_DAYS = 90
+INVITE_DEFAULT = timedelta(days=7)
+INVITES_ACTIVE_MAX = 50
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise Invalid(_("Введите название кампании."), fields={"name": [_("Обязательное поле.")]})
+    if len(name) > NAME_MAX:
+        raise Invalid(
+            _("Название длиннее %(max)d символов.") % {"max": NAME_MAX},
+            fields={"name": [_("Не больше %(max)d символов.") % {"max": NAME_MAX}]},
+        )
+    return name
+
+
+def _lock(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+@transaction.atomic
+def campaign_create(*, user: User, name: str, ruleset: str, description: str = "") -> Campaign:
+    if ruleset not in RULESET_KEYS:
+        raise Invalid(
+            _("Неизвестная система правил «%(key)s».") % {"key": ruleset},
+            fields={"ruleset": [_("Выберите одну из систем: %s.") % ", ".join(RULESET_KEYS)]},
+        )
+    campaign = Campaign.objects.create(
+        name=_clean_name(name),
+        ruleset=ruleset,
+        description=(description or "")[:4000],
+        created_by=user,
+    )
+    Membership.objects.create(campaign=campaign, user=user, role=Role.REFEREE)
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(
+    *, campaign: Campaign, name: str | None = None, description: str | None = None
+) -> Campaign:
+    campaign = _lock(campaign)
+    fields = ["updated_at"]
+    if name is not None:
+        campaign.name = _clean_name(name)
+        fields.append("name")
+    if description is not None:
+        if len(description) > 4000:
+            raise Invalid(_("Описание длиннее 4000 символов."), fields={"description": ["4000"]})
+        campaign.description = description
+        fields.append("description")
+    campaign.save(update_fields=fields)
+    return campaign
+
+
+@transaction.atomic
+def campaign_archive(*, campaign: Campaign) -> Campaign:
+    campaign = _lock(campaign)
+    if campaign.archived_at is None:
+        campaign.archived_at = timezone.now()
+        campaign.save(update_fields=["archived_at", "updated_at"])
+    return campaign
+
+
+@transaction.atomic
+def campaign_unarchive(*, campaign: Campaign) -> Campaign:
+    campaign = _lock(campaign)
+    if campaign.archived_at is not None:
+        campaign.archived_at = None
+        campaign.save(update_fields=["archived_at", "updated_at"])
+    return campaign
+
+
+@transaction.atomic
+def invite_create(
+    *,
+    campaign: Campaign,
+    created_by: User,
+    role: str = Role.PLAYER,
+    expires_in: timedelta = INVITE_DEFAULT,
+    max_uses: int | None = None,
+) -> Invite:
+    campaign = _lock(campaign)
+    if role not in (Role.PLAYER, Role.OBSERVER):
+        raise Invalid(
+            _("Пригласить можно игроком или зрителем; роль ведущего передаётся отдельно."),
+            fields={"role": [_("Допустимо: player, observer.")]},
+        )
+    if not timedelta(hours=INVITE_MIN_HOURS) <= expires_in <= timedelta(days=INVITE_MAX_DAYS):
+        raise Invalid(
+            _("Срок действия приглашения — от 1 часа до %(days)d дней.")
+            % {"days": INVITE_MAX_DAYS},
+            fields={"expires_in": [_("От 1 часа до 90 дней.")]},
+        )
+    if max_uses is not None and not 1 <= max_uses <= 100:
+        raise Invalid(
+            _("Число использований — от 1 до 100."), fields={"max_uses": [_("От 1 до 100.")]}
+        )
+    active = Invite.objects.filter(
+        campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now()
+    ).count()
+    if active >= INVITES_ACTIVE_MAX:
+        raise Conflict(
+            _("Слишком много действующих приглашений (%(max)d); отзовите ненужные.")
+            % {"max": INVITES_ACTIVE_MAX},
+            code="too_many_invites",
+        )
+    return Invite.objects.create(
+        campaign=campaign,
+        role=role,
+        created_by=created_by,
+        expires_at=timezone.now() + expires_in,
+        max_uses=max_uses,
+    )
+
+
+@transaction.atomic
+def invite_revoke(*, invite: Invite) -> Invite:
+    invite = Invite.objects.select_for_update().get(pk=invite.pk)
+    if invite.revoked_at is None:
+        invite.revoked_at = timezone.now()
+        invite.save(update_fields=["revoked_at"])
+    return invite
+
+
+@transaction.atomic
+def invite_accept(*, token: str, user: User) -> Membership:
+    """Join through a link. Someone already in the campaign keeps their current role."""
+    invite = Invite.objects.select_for_update().select_related("campaign").filter(token=token)
+    invite = invite.first()
+    if invite is None:
+        raise Gone(_("Приглашение не найдено или отозвано."), code="invite_not_found")
+    existing = Membership.objects.filter(campaign=invite.campaign, user=user).first()
+    if existing is not None:
+        return existing
+    if invite.revoked_at is not None:
+        raise Gone(_("Это приглашение отозвано ведущим."), code="invite_revoked")
+    if invite.is_expired:
+        raise Gone(_("Срок действия приглашения истёк."), code="invite_expired")
+    if invite.is_used_up:
+        raise Gone(_("Приглашение уже использовано."), code="invite_used_up")
+    if invite.campaign.is_archived:
+        raise Conflict(_("Кампания в архиве, присоединиться нельзя."), code="campaign_archived")
+    try:
+        with transaction.atomic():
+            membership = Membership.objects.create(
+                campaign=invite.campaign, user=user, role=invite.role
+            )
+    except IntegrityError:  # a double click that raced: the first one joined
+        return Membership.objects.get(campaign=invite.campaign, user=user)
+    invite.uses += 1
+    invite.save(update_fields=["uses"])
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, campaign: Campaign, user_id: int) -> None:
+    """Remove a member (or leave). The referee cannot go: hand the role over first."""
+    _lock(campaign)
+    membership = Membership.objects.filter(campaign=campaign, user_id=user_id).first()
+    if membership is None:
+        raise Invalid(_("Этот пользователь не участвует в кампании."), code="not_a_member")
+    if membership.role == Role.REFEREE:
+        raise Conflict(
+            _("У кампании всегда есть ведущий: сначала передайте роль ведущего другому участнику."),
+            code="last_referee",
+        )
+    membership.delete()
+    from vtt.campaigns import signals
+
+    transaction.on_commit(
+        lambda: signals.member_removed.send(
+            sender=Membership, campaign_id=campaign.pk, user_id=user_id
+        )
+    )
+
+
+@transaction.atomic
+def member_set_role(*, campaign: Campaign, user_id: int, role: str) -> Membership:
+    _lock(campaign)
+    if role not in (Role.PLAYER, Role.OBSERVER):
+        raise Invalid(
+            _("Назначить можно игрока или зрителя; роль ведущего передаётся отдельно."),
+            fields={"role": [_("Допустимо: player, observer.")]},
+        )
+    membership = Membership.objects.filter(campaign=campaign, user_id=user_id).first()
+    if membership is None:
+        raise Invalid(_("Этот пользователь не участвует в кампании."), code="not_a_member")
+    if membership.role == Role.REFEREE:
+        raise Conflict(
+            _("Роль ведущего меняется только передачей другому участнику."), code="last_referee"
+        )
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def referee_transfer(*, campaign: Campaign, to_user_id: int) -> Membership:
+    """Hand the referee role to another member; the old referee becomes a player.
+
+    Demote first, then promote, inside one transaction under the campaign lock: the partial
+    unique index never sees two referees and no reader ever sees none.
+    """
+    _lock(campaign)
+    target = Membership.objects.filter(campaign=campaign, user_id=to_user_id).first()
+    if target is None:
+        raise Invalid(_("Передать роль можно только участнику кампании."), code="not_a_member")
+    if target.role == Role.REFEREE:
+        return target
+    Membership.objects.filter(campaign=campaign, role=Role.REFEREE).update(role=Role.PLAYER)
+    target.role = Role.REFEREE
+    target.save(update_fields=["role"])
+    return target
+
+
+__all__ = [
+    "campaign_archive",
+    "campaign_create",
+    "campaign_unarchive",
+    "campaign_update",
+    "invite_accept",
+    "invite_create",
+    "invite_revoke",
+    "member_remove",
+    "member_set_role",
+    "referee_transfer",
+]

@@ -1,0 +1,17 @@
+"""API plumbing shared by every app's ``api.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from vtt.core.errors import ServiceError
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler plus ``ServiceError`` → its status with ``{"detail", "code"}``."""
+    if isinstance(exc, ServiceError):
+        return Response(exc.as_dict(), status=exc.status)
+    return drf_exception_handler(exc, context)

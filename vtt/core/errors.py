@@ -1,0 +1,52 @@
+"""Errors that services raise and both the API and the pages turn into clear answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """A refused write. Nothing has changed when it is raised (services run in a transaction)."""
+
+    status: int = 400
+    code: str = "invalid"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        status: int | None = None,
+        fields: dict[str, list[str]] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = str(message)
+        if code:
+            self.code = code
+        if status:
+            self.status = status
+        self.fields = fields or {}
+        self.extra = extra or {}
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"detail": self.message, "code": self.code}
+        if self.fields:
+            data["fields"] = self.fields
+        data.update(self.extra)
+        return data
+
+
+class Invalid(ServiceError):
+    status = 400
+    code = "invalid"
+
+
+class Conflict(ServiceError):
+    status = 409
+    code = "conflict"
+
+
+class Gone(ServiceError):
+    status = 410
+    code = "gone"

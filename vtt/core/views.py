@@ -1,0 +1,64 @@
+"""Health and small site-wide views."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+
+from vtt.core.worker import live_workers
+
+
+def _check_database() -> dict:
+    start = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return {"ok": True, "vendor": connection.vendor, "ms": _ms(start)}
+
+
+async def _check_channel_layer() -> dict:
+    layer = get_channel_layer()
+    start = time.perf_counter()
+    channel = await layer.new_channel("healthz.")
+    await layer.send(channel, {"type": "healthz.ping"})
+    message = await asyncio.wait_for(layer.receive(channel), timeout=2)
+    return {
+        "ok": message.get("type") == "healthz.ping",
+        "backend": type(layer).__name__,
+        "ms": _ms(start),
+    }
+
+
+def _check_worker() -> dict:
+    workers = live_workers()
+    return {"ok": bool(workers), "workers": workers}
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 2)
+
+
+async def _guard(name: str, coro) -> dict:
+    try:
+        return await coro
+    except Exception as exc:
+        return {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+
+
+async def healthz(request: HttpRequest) -> JsonResponse:
+    """Database, channel layer and worker state; 200 when all are up, 503 otherwise."""
+    checks = {
+        "database": await _guard("database", database_sync_to_async(_check_database)()),
+        "channel_layer": await _guard("channel_layer", _check_channel_layer()),
+        "worker": await _guard("worker", database_sync_to_async(_check_worker)()),
+    }
+    healthy = all(c["ok"] for c in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "unavailable", "checks": checks},
+        status=200 if healthy else 503,
+    )

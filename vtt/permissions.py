@@ -1,0 +1,91 @@
+"""Who may do what in a campaign. Every view, API endpoint and websocket consumer asks here.
+
+Outsiders (and anonymous users) get 404 for a campaign they are not in, never 403, so a
+campaign's existence does not leak. Members who lack the role get 403.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from vtt.campaigns.models import Campaign, Membership, Role
+from vtt.core.errors import Conflict
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+
+class Action(Enum):
+    VIEW = "view"  # read the campaign, the table log, public sheets
+    PLAY = "play"  # roll, move own tokens, edit own sheets
+    MANAGE = "manage"  # rename, archive, invite, remove members, see referee-only data
+
+
+ROLE_ACTIONS: dict[str, frozenset[Action]] = {
+    Role.REFEREE: frozenset({Action.VIEW, Action.PLAY, Action.MANAGE}),
+    Role.PLAYER: frozenset({Action.VIEW, Action.PLAY}),
+    Role.OBSERVER: frozenset({Action.VIEW}),
+}
+
+
+def membership_for(
+    user: AbstractBaseUser | AnonymousUser | None, campaign_id: int | str
+) -> Membership | None:
+    """The user's membership with its campaign, or None (anonymous, outsider, bad id)."""
+    if user is None or not user.is_authenticated:
+        return None
+    try:
+        campaign_id = int(campaign_id)
+    except (TypeError, ValueError):
+        return None
+    return (
+        Membership.objects.select_related("campaign")
+        .filter(campaign_id=campaign_id, user_id=user.pk)
+        .first()
+    )
+
+
+def can(membership: Membership | None, action: Action) -> bool:
+    return membership is not None and action in ROLE_ACTIONS.get(membership.role, frozenset())
+
+
+def authorize(
+    user: AbstractBaseUser | AnonymousUser | None,
+    campaign_id: int | str,
+    action: Action = Action.VIEW,
+    *,
+    allow_archived: bool | None = None,
+) -> Membership:
+    """Return the membership if ``user`` may do ``action``; raise 404 / 403 / 409 otherwise.
+
+    Writes (PLAY, MANAGE) on an archived campaign are refused with 409 unless
+    ``allow_archived`` (unarchiving is the one write an archived campaign accepts).
+    """
+    membership = membership_for(user, campaign_id)
+    if membership is None:
+        raise Http404(_("Кампания не найдена."))
+    if not can(membership, action):
+        raise PermissionDenied(_("Вашей роли в этой кампании это не разрешено."))
+    if allow_archived is None:
+        allow_archived = action is Action.VIEW
+    if membership.campaign.is_archived and not allow_archived:
+        raise Conflict(
+            _("Кампания в архиве: сначала верните её из архива."), code="campaign_archived"
+        )
+    return membership
+
+
+def is_referee(membership: Membership | None) -> bool:
+    return membership is not None and membership.role == Role.REFEREE
+
+
+def visible_campaigns(user: AbstractBaseUser | AnonymousUser | None):
+    """Campaigns the user belongs to (the only ones that exist for them)."""
+    if user is None or not user.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(memberships__user_id=user.pk)

@@ -1,0 +1,3 @@
+"""Websocket routes; each app adds its consumers here."""
+
+websocket_urlpatterns: list = []

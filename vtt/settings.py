@@ -1,0 +1,268 @@
+"""One settings module, driven by the environment (DESIGN.md, "Running it").
+
+With nothing set it runs embedded: SQLite, an in-memory channel layer and a Celery worker inside
+the web process. ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL and Redis. Every secret
+can also be read from a file named by ``<NAME>_FILE`` (Docker and systemd secrets).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+
+
+def _secret(name: str, default: str | None = None) -> str | None:
+    """Read ``NAME`` or the contents of the file ``NAME_FILE``."""
+    path = os.environ.get(f"{name}_FILE")
+    if path:
+        return Path(path).read_text().strip()
+    return os.environ.get(name, default)
+
+
+DEV_SECRET_KEY = "django-insecure-vtt-development-key-do-not-use-in-production"
+
+DEBUG = env.bool("DEBUG", default=True)
+SECRET_KEY = _secret("SECRET_KEY", DEV_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "DEBUG is off but SECRET_KEY is the built-in development key. "
+        "Set SECRET_KEY (or SECRET_KEY_FILE) to a long random value."
+    )
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_htmx",
+    "template_partials",
+    "vtt.core",
+    "vtt.accounts",
+    "vtt.campaigns",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "vtt.accounts.middleware.UserLanguageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "vtt.core.middleware.ServiceErrorMiddleware",
+]
+
+ROOT_URLCONF = "vtt.urls"
+ASGI_APPLICATION = "vtt.asgi.application"
+WSGI_APPLICATION = "vtt.wsgi.application"
+AUTH_USER_MODEL = "accounts.User"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------------------
+DATABASE_URL = _secret("DATABASE_URL")
+if DATABASE_URL:
+    DATABASES = {"default": env.db_url_config(DATABASE_URL)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(env.str("SQLITE_PATH", default=str(BASE_DIR / "db.sqlite3"))),
+        }
+    }
+_db = DATABASES["default"]
+if _db["ENGINE"] == "django.db.backends.postgresql":
+    # Under ASGI every request runs in a fresh thread: persistent connections leak, so use
+    # psycopg's pool instead (DESIGN.md, pitfalls).
+    _db["CONN_MAX_AGE"] = 0
+    _db.setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=2),
+        "max_size": env.int("DB_POOL_MAX", default=20),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    }
+elif _db["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets readers and one writer work at once; IMMEDIATE takes the write lock up front
+    # so concurrent writers queue (timeout) instead of failing with "database is locked".
+    _db.setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+    if env.str("SQLITE_TEST_PATH", default=""):
+        _db["TEST"] = {"NAME": env.str("SQLITE_TEST_PATH")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, cache, Celery broker ----------------------------------------------
+REDIS_URL = _secret("REDIS_URL")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                # redis-py 8 closes idle sockets after 5 s unless the timeout is lifted
+                # (DESIGN.md, pitfalls).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "capacity": 1500,
+                "expiry": 30,
+                "prefix": env.str("CHANNEL_PREFIX", default="vtt"),
+            },
+        }
+    }
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env.str("CACHE_PREFIX", default="vtt"),
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Embedded mode runs the worker as a thread of the web process (the memory transport does not
+# cross processes). Off as soon as a real broker is configured.
+EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
+WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
+
+# --- Auth, sessions, security ------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "campaign_list"
+LOGOUT_REDIRECT_URL = "login"
+
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("BEHIND_HTTPS_PROXY", default=False) else None
+)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+
+# --- Language ----------------------------------------------------------------------------------
+LANGUAGE_CODE = "ru"
+LANGUAGES = [("ru", _("Русский")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "vtt_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+USE_I18N = True
+TIME_ZONE = env.str("TIME_ZONE", default="Europe/Moscow")
+USE_TZ = True
+
+# --- Static files --------------------------------------------------------------------------------
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_URL = "media/"
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(BASE_DIR / "media")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Hashed names need collectstatic; production runs it (Dockerfile, Procfile release).
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if env.bool("STATIC_MANIFEST", default=not DEBUG)
+        else "whitenoise.storage.CompressedStaticFilesStorage",
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# --- API -------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first so an anonymous API call gets 401 with a WWW-Authenticate header.
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "EXCEPTION_HANDLER": "vtt.core.api.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"login": "10/min"},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "VTT API",
+    "DESCRIPTION": "Campaigns, members, invites and (later) the live table. Session auth with "
+    "CSRF for browsers, `Authorization: Token <key>` for scripts.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from the installed sidecar package, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "MemberRoleEnum": "vtt.campaigns.models.Role",
+        "InvitableRoleEnum": "vtt.campaigns.models.INVITABLE_ROLES",
+    },
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# Demo logins printed by `make run`; never used outside seed_demo.
+DEMO_PASSWORD = env.str("DEMO_PASSWORD", default="demo-vtt-2026")
