@@ -1,0 +1,73 @@
+"""Shared fixtures: one campaign with a member of every role, and an outsider."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from vtt.accounts.models import User
+from vtt.campaigns import services
+from vtt.campaigns.models import Campaign, Membership, Role
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+def make_user(username: str) -> User:
+    return User.objects.create_user(username=username, password=PASSWORD)
+
+
+@dataclass
+class Table:
+    campaign: Campaign
+    referee: User
+    player: User
+    other_player: User
+    observer: User
+    outsider: User
+
+    def user(self, role: str) -> User | None:
+        return None if role == "anonymous" else getattr(self, role)
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """PBKDF2 at production strength costs ~0.3 s a user; tests only need it to work."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def table(db) -> Table:
+    referee = make_user("gm")
+    campaign = services.campaign_create(user=referee, name="Тестовая", ruleset="dungeon_world")
+    player, other, observer = make_user("pc1"), make_user("pc2"), make_user("watcher")
+    Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=other, role=Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=observer, role=Role.OBSERVER)
+    return Table(campaign, referee, player, other, observer, make_user("stranger"))
+
+
+@pytest.fixture
+def client_for():
+    """A logged-in Django test client for a user (None → anonymous)."""
+
+    def _client(user: User | None) -> Client:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    return _client
+
+
+@pytest.fixture
+def api_for():
+    def _client(user: User | None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return _client
