@@ -68,14 +68,15 @@ def authorize(
     """
     membership = membership_for(user, campaign_id)
     if membership is None:
-        raise Http404(_("Кампания не найдена."))
+        raise Http404(_("Campaign not found."))
     if not can(membership, action):
-        raise PermissionDenied(_("Вашей роли в этой кампании это не разрешено."))
+        raise PermissionDenied(_("Your role in this campaign does not allow this."))
     if allow_archived is None:
         allow_archived = action is Action.VIEW
     if membership.campaign.is_archived and not allow_archived:
         raise Conflict(
-            _("Кампания в архиве: сначала верните её из архива."), code="campaign_archived"
+            _("The campaign is archived: restore it from the archive first."),
+            code="campaign_archived",
         )
     return membership
 

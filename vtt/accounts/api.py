@@ -65,7 +65,7 @@ class AuthToken(APIView):
         )
         if user is None:
             return Response(
-                {"detail": _("Неверное имя пользователя или пароль."), "code": "bad_credentials"},
+                {"detail": _("Incorrect username or password."), "code": "bad_credentials"},
                 status=status.HTTP_400_BAD_REQUEST,
             )
         token, _created = Token.objects.get_or_create(user=user)

@@ -6,7 +6,7 @@ from vtt.accounts.models import User
 
 
 class SignupForm(UserCreationForm):
-    email = forms.EmailField(label=_("Эл. почта"), required=False)
+    email = forms.EmailField(label=_("Email"), required=False)
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -15,5 +15,5 @@ class SignupForm(UserCreationForm):
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError(_("Это имя пользователя уже занято."))
+            raise forms.ValidationError(_("This username is already taken."))
         return username

@@ -8,7 +8,7 @@ class User(AbstractUser):
     """A person at the table. ``language`` is remembered per user, across devices."""
 
     language = models.CharField(
-        _("язык"), max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+        _("language"), max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
     )
 
     @property

@@ -13,9 +13,9 @@ def user_set_language(*, user: User, language: str) -> User:
     codes = [code for code, _name in settings.LANGUAGES]
     if language not in codes:
         raise Invalid(
-            _("Неизвестный язык «%(lang)s». Доступны: %(codes)s.")
+            _("Unknown language “%(lang)s”. Available: %(codes)s.")
             % {"lang": language, "codes": ", ".join(codes)},
-            fields={"language": [_("Выберите ru или en.")]},
+            fields={"language": [_("Choose ru or en.")]},
         )
     if user.language != language:
         user.language = language

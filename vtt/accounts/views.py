@@ -5,6 +5,7 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from vtt.accounts.forms import SignupForm
@@ -31,7 +32,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     language = request.POST.get("language", "")
     codes = {code for code, _name in settings.LANGUAGES}
     if language not in codes:
-        raise Invalid(f"Unknown language {language!r}")
+        raise Invalid(_("Unknown language “%(lang)s”.") % {"lang": language})
     if request.user.is_authenticated:
         user_set_language(user=request.user, language=language)
     response = redirect(_safe_next(request) or "home")

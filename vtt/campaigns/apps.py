@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CampaignsConfig(AppConfig):
     name = "vtt.campaigns"
     label = "campaigns"
-    verbose_name = "Campaigns"
+    verbose_name = _("Campaigns")

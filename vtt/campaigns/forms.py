@@ -5,18 +5,18 @@ from vtt.campaigns import services
 from vtt.campaigns.models import INVITABLE_ROLES, Ruleset
 
 EXPIRY_CHOICES = [
-    (24, _("1 день")),
-    (72, _("3 дня")),
-    (168, _("7 дней")),
-    (720, _("30 дней")),
+    (24, _("1 day")),
+    (72, _("3 days")),
+    (168, _("7 days")),
+    (720, _("30 days")),
 ]
 
 
 class CampaignCreateForm(forms.Form):
-    name = forms.CharField(label=_("Название"), max_length=services.NAME_MAX)
-    ruleset = forms.ChoiceField(label=_("Система правил"), choices=Ruleset.choices)
+    name = forms.CharField(label=_("Name"), max_length=services.NAME_MAX)
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=Ruleset.choices)
     description = forms.CharField(
-        label=_("Описание"),
+        label=_("Description"),
         required=False,
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -24,9 +24,9 @@ class CampaignCreateForm(forms.Form):
 
 
 class CampaignRenameForm(forms.Form):
-    name = forms.CharField(label=_("Название"), max_length=services.NAME_MAX)
+    name = forms.CharField(label=_("Name"), max_length=services.NAME_MAX)
     description = forms.CharField(
-        label=_("Описание"),
+        label=_("Description"),
         required=False,
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -34,12 +34,12 @@ class CampaignRenameForm(forms.Form):
 
 
 class InviteCreateForm(forms.Form):
-    role = forms.ChoiceField(label=_("Роль"), choices=INVITABLE_ROLES)
+    role = forms.ChoiceField(label=_("Role"), choices=INVITABLE_ROLES)
     expires_in_hours = forms.TypedChoiceField(
-        label=_("Действует"), choices=EXPIRY_CHOICES, coerce=int, initial=168
+        label=_("Valid for"), choices=EXPIRY_CHOICES, coerce=int, initial=168
     )
     max_uses = forms.IntegerField(
-        label=_("Сколько раз можно использовать"), required=False, min_value=1, max_value=100
+        label=_("Maximum number of uses"), required=False, min_value=1, max_value=100
     )
 
 

@@ -13,19 +13,19 @@ from systems import RULESETS
 
 class Ruleset(models.TextChoices):
     DUNGEON_WORLD = "dungeon_world", _("Dungeon World")
-    CROWS = "crows", _("Crows: Удача или смерть")
-    CITY_OF_JUDAS = "city_of_judas", _("Град Иуды")
-    TALES = "tales", _("Сказания волшебного мира")
-    SAVAGE_WORLDS = "savage_worlds", _("Savage Worlds (Дневник авантюриста)")
+    CROWS = "crows", _("Crows: Fortune or Death")
+    CITY_OF_JUDAS = "city_of_judas", _("City of Judas")
+    TALES = "tales", _("Tales of the Magic World")
+    SAVAGE_WORLDS = "savage_worlds", _("Savage Worlds")
 
 
 assert {r.key for r in RULESETS} == set(Ruleset.values), "systems registry and choices drifted"
 
 
 class Role(models.TextChoices):
-    REFEREE = "referee", _("Ведущий")
-    PLAYER = "player", _("Игрок")
-    OBSERVER = "observer", _("Зритель")
+    REFEREE = "referee", _("Referee")
+    PLAYER = "player", _("Player")
+    OBSERVER = "observer", _("Observer")
 
 
 INVITABLE_ROLES = [
@@ -35,9 +35,9 @@ INVITABLE_ROLES = [
 
 
 class Campaign(models.Model):
-    name = models.CharField(_("название"), max_length=120)
-    ruleset = models.CharField(_("система правил"), max_length=32, choices=Ruleset.choices)
-    description = models.TextField(_("описание"), blank=True, max_length=4000)
+    name = models.CharField(_("name"), max_length=120)
+    ruleset = models.CharField(_("ruleset"), max_length=32, choices=Ruleset.choices)
+    description = models.TextField(_("description"), blank=True, max_length=4000)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

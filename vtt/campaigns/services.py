@@ -25,11 +25,11 @@ INVITES_ACTIVE_MAX = 50
 def _clean_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name:
-        raise Invalid(_("Введите название кампании."), fields={"name": [_("Обязательное поле.")]})
+        raise Invalid(_("Enter a campaign name."), fields={"name": [_("This field is required.")]})
     if len(name) > NAME_MAX:
         raise Invalid(
-            _("Название длиннее %(max)d символов.") % {"max": NAME_MAX},
-            fields={"name": [_("Не больше %(max)d символов.") % {"max": NAME_MAX}]},
+            _("The name is longer than %(max)d characters.") % {"max": NAME_MAX},
+            fields={"name": [_("At most %(max)d characters.") % {"max": NAME_MAX}]},
         )
     return name
 
@@ -42,8 +42,8 @@ def _lock(campaign: Campaign) -> Campaign:
 def campaign_create(*, user: User, name: str, ruleset: str, description: str = "") -> Campaign:
     if ruleset not in RULESET_KEYS:
         raise Invalid(
-            _("Неизвестная система правил «%(key)s».") % {"key": ruleset},
-            fields={"ruleset": [_("Выберите одну из систем: %s.") % ", ".join(RULESET_KEYS)]},
+            _("Unknown ruleset “%(key)s”.") % {"key": ruleset},
+            fields={"ruleset": [_("Choose one of: %s.") % ", ".join(RULESET_KEYS)]},
         )
     campaign = Campaign.objects.create(
         name=_clean_name(name),
@@ -66,7 +66,10 @@ def campaign_update(
         fields.append("name")
     if description is not None:
         if len(description) > 4000:
-            raise Invalid(_("Описание длиннее 4000 символов."), fields={"description": ["4000"]})
+            raise Invalid(
+                _("The description is longer than 4000 characters."),
+                fields={"description": ["4000"]},
+            )
         campaign.description = description
         fields.append("description")
     campaign.save(update_fields=fields)
@@ -103,25 +106,25 @@ def invite_create(
     campaign = _lock(campaign)
     if role not in (Role.PLAYER, Role.OBSERVER):
         raise Invalid(
-            _("Пригласить можно игроком или зрителем; роль ведущего передаётся отдельно."),
-            fields={"role": [_("Допустимо: player, observer.")]},
+            _("Invites are for players or observers; the referee role is handed over separately."),
+            fields={"role": [_("Allowed: player, observer.")]},
         )
     if not timedelta(hours=INVITE_MIN_HOURS) <= expires_in <= timedelta(days=INVITE_MAX_DAYS):
         raise Invalid(
-            _("Срок действия приглашения — от 1 часа до %(days)d дней.")
-            % {"days": INVITE_MAX_DAYS},
-            fields={"expires_in": [_("От 1 часа до 90 дней.")]},
+            _("An invite must be valid for 1 hour to %(days)d days.") % {"days": INVITE_MAX_DAYS},
+            fields={"expires_in": [_("From 1 hour to 90 days.")]},
         )
     if max_uses is not None and not 1 <= max_uses <= 100:
         raise Invalid(
-            _("Число использований — от 1 до 100."), fields={"max_uses": [_("От 1 до 100.")]}
+            _("The number of uses must be from 1 to 100."),
+            fields={"max_uses": [_("From 1 to 100.")]},
         )
     active = Invite.objects.filter(
         campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now()
     ).count()
     if active >= INVITES_ACTIVE_MAX:
         raise Conflict(
-            _("Слишком много действующих приглашений (%(max)d); отзовите ненужные.")
+            _("Too many active invites (%(max)d); revoke the ones you no longer need.")
             % {"max": INVITES_ACTIVE_MAX},
             code="too_many_invites",
         )
@@ -149,18 +152,20 @@ def invite_accept(*, token: str, user: User) -> Membership:
     invite = Invite.objects.select_for_update().select_related("campaign").filter(token=token)
     invite = invite.first()
     if invite is None:
-        raise Gone(_("Приглашение не найдено или отозвано."), code="invite_not_found")
+        raise Gone(_("Invite not found or revoked."), code="invite_not_found")
     existing = Membership.objects.filter(campaign=invite.campaign, user=user).first()
     if existing is not None:
         return existing
     if invite.revoked_at is not None:
-        raise Gone(_("Это приглашение отозвано ведущим."), code="invite_revoked")
+        raise Gone(_("The referee has revoked this invite."), code="invite_revoked")
     if invite.is_expired:
-        raise Gone(_("Срок действия приглашения истёк."), code="invite_expired")
+        raise Gone(_("This invite has expired."), code="invite_expired")
     if invite.is_used_up:
-        raise Gone(_("Приглашение уже использовано."), code="invite_used_up")
+        raise Gone(_("This invite has been used up."), code="invite_used_up")
     if invite.campaign.is_archived:
-        raise Conflict(_("Кампания в архиве, присоединиться нельзя."), code="campaign_archived")
+        raise Conflict(
+            _("The campaign is archived and cannot be joined."), code="campaign_archived"
+        )
     try:
         with transaction.atomic():
             membership = Membership.objects.create(
@@ -179,10 +184,10 @@ def member_remove(*, campaign: Campaign, user_id: int) -> None:
     _lock(campaign)
     membership = Membership.objects.filter(campaign=campaign, user_id=user_id).first()
     if membership is None:
-        raise Invalid(_("Этот пользователь не участвует в кампании."), code="not_a_member")
+        raise Invalid(_("This user is not a member of the campaign."), code="not_a_member")
     if membership.role == Role.REFEREE:
         raise Conflict(
-            _("У кампании всегда есть ведущий: сначала передайте роль ведущего другому участнику."),
+            _("A campaign always has a referee: hand the referee role to another member first."),
             code="last_referee",
         )
     membership.delete()
@@ -200,15 +205,15 @@ def member_set_role(*, campaign: Campaign, user_id: int, role: str) -> Membershi
     _lock(campaign)
     if role not in (Role.PLAYER, Role.OBSERVER):
         raise Invalid(
-            _("Назначить можно игрока или зрителя; роль ведущего передаётся отдельно."),
-            fields={"role": [_("Допустимо: player, observer.")]},
+            _("Assign player or observer; the referee role is handed over separately."),
+            fields={"role": [_("Allowed: player, observer.")]},
         )
     membership = Membership.objects.filter(campaign=campaign, user_id=user_id).first()
     if membership is None:
-        raise Invalid(_("Этот пользователь не участвует в кампании."), code="not_a_member")
+        raise Invalid(_("This user is not a member of the campaign."), code="not_a_member")
     if membership.role == Role.REFEREE:
         raise Conflict(
-            _("Роль ведущего меняется только передачей другому участнику."), code="last_referee"
+            _("The referee role changes only by handing it to another member."), code="last_referee"
         )
     membership.role = role
     membership.save(update_fields=["role"])
@@ -225,7 +230,7 @@ def referee_transfer(*, campaign: Campaign, to_user_id: int) -> Membership:
     _lock(campaign)
     target = Membership.objects.filter(campaign=campaign, user_id=to_user_id).first()
     if target is None:
-        raise Invalid(_("Передать роль можно только участнику кампании."), code="not_a_member")
+        raise Invalid(_("The role can only be handed to a campaign member."), code="not_a_member")
     if target.role == Role.REFEREE:
         return target
     Membership.objects.filter(campaign=campaign, role=Role.REFEREE).update(role=Role.PLAYER)

@@ -35,7 +35,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         campaign = services.campaign_create(user=request.user, **form.cleaned_data)
-        messages.success(request, _("Кампания «%(name)s» создана.") % {"name": campaign.name})
+        messages.success(request, _("Campaign “%(name)s” created.") % {"name": campaign.name})
         return redirect("campaign_detail", campaign.pk)
     context = {
         "form": form,
@@ -82,7 +82,7 @@ def campaign_rename(request: HttpRequest, pk: int) -> HttpResponse:
         context = _detail_context(request, membership, rename_form=form)
         return render(request, "campaigns/detail.html", context, status=400)
     services.campaign_update(campaign=membership.campaign, **form.cleaned_data)
-    messages.success(request, _("Сохранено."))
+    messages.success(request, _("Saved."))
     return redirect("campaign_detail", pk)
 
 
@@ -91,7 +91,7 @@ def campaign_rename(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_archive(request: HttpRequest, pk: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.MANAGE, allow_archived=True)
     services.campaign_archive(campaign=membership.campaign)
-    messages.success(request, _("Кампания перенесена в архив."))
+    messages.success(request, _("Campaign archived."))
     return redirect("campaign_detail", pk)
 
 
@@ -100,7 +100,7 @@ def campaign_archive(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_unarchive(request: HttpRequest, pk: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.MANAGE, allow_archived=True)
     services.campaign_unarchive(campaign=membership.campaign)
-    messages.success(request, _("Кампания возвращена из архива."))
+    messages.success(request, _("Campaign restored from the archive."))
     return redirect("campaign_detail", pk)
 
 
@@ -110,7 +110,7 @@ def invite_create(request: HttpRequest, pk: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.MANAGE)
     form = InviteCreateForm(request.POST)
     if not form.is_valid():
-        raise Invalid(_("Проверьте поля приглашения."), fields=form.errors)
+        raise Invalid(_("Check the invite fields."), fields=form.errors)
     services.invite_create(
         campaign=membership.campaign,
         created_by=request.user,
@@ -118,7 +118,7 @@ def invite_create(request: HttpRequest, pk: int) -> HttpResponse:
         expires_in=timedelta(hours=form.cleaned_data["expires_in_hours"]),
         max_uses=form.cleaned_data.get("max_uses"),
     )
-    return _manage_response(request, membership, _("Приглашение создано."))
+    return _manage_response(request, membership, _("Invite created."))
 
 
 @login_required
@@ -127,7 +127,7 @@ def invite_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpResponse
     membership = authorize(request.user, pk, Action.MANAGE, allow_archived=True)
     invite = get_object_or_404(Invite, pk=invite_id, campaign=membership.campaign)
     services.invite_revoke(invite=invite)
-    return _manage_response(request, membership, _("Приглашение отозвано."))
+    return _manage_response(request, membership, _("Invite revoked."))
 
 
 @login_required
@@ -135,7 +135,7 @@ def invite_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpResponse
 def member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.MANAGE, allow_archived=True)
     services.member_remove(campaign=membership.campaign, user_id=user_id)
-    return _manage_response(request, membership, _("Участник удалён из кампании."))
+    return _manage_response(request, membership, _("Member removed from the campaign."))
 
 
 @login_required
@@ -144,11 +144,11 @@ def member_role(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.MANAGE)
     form = MemberRoleForm(request.POST)
     if not form.is_valid():
-        raise Invalid(_("Выберите роль: игрок или зритель."), fields=form.errors)
+        raise Invalid(_("Choose a role: player or observer."), fields=form.errors)
     services.member_set_role(
         campaign=membership.campaign, user_id=user_id, role=form.cleaned_data["role"]
     )
-    return _manage_response(request, membership, _("Роль изменена."))
+    return _manage_response(request, membership, _("Role changed."))
 
 
 @login_required
@@ -157,11 +157,13 @@ def referee_transfer(request: HttpRequest, pk: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.MANAGE)
     form = RefereeTransferForm(request.POST)
     if not form.is_valid():
-        raise Invalid(_("Выберите участника."), fields=form.errors)
+        raise Invalid(_("Choose a member."), fields=form.errors)
     target = services.referee_transfer(
         campaign=membership.campaign, to_user_id=form.cleaned_data["user_id"]
     )
-    messages.success(request, _("Теперь ведущий — %(name)s.") % {"name": target.user.display_name})
+    messages.success(
+        request, _("%(name)s is now the referee.") % {"name": target.user.display_name}
+    )
     return redirect("campaign_detail", pk)
 
 
@@ -170,7 +172,9 @@ def referee_transfer(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.VIEW)
     services.member_remove(campaign=membership.campaign, user_id=request.user.pk)
-    messages.success(request, _("Вы покинули кампанию «%(name)s».") % {"name": membership.campaign})
+    messages.success(
+        request, _("You left the campaign “%(name)s”.") % {"name": membership.campaign}
+    )
     return redirect("campaign_list")
 
 
@@ -197,7 +201,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         membership = services.invite_accept(token=token, user=request.user)
         messages.success(
-            request, _("Вы в кампании «%(name)s».") % {"name": membership.campaign.name}
+            request, _("You joined the campaign “%(name)s”.") % {"name": membership.campaign.name}
         )
         return redirect("campaign_detail", membership.campaign_id)
     already = None

@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CoreConfig(AppConfig):
     name = "vtt.core"
     label = "core"
-    verbose_name = "VTT core"
+    verbose_name = _("VTT core")
