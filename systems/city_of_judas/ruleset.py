@@ -1,0 +1,667 @@
+"""City of Judas damage rules (seed ``002_*_city_of_judas.txt``, digest ``city_of_judas.md``).
+
+``resolve(move, state, dice=..., settings=..., choices=..., **params)`` as in Dungeon World:
+``decisive_strike`` takes a GM character's block as ``state``; every other move takes a
+player character's sheet. Pending choices are finished with ``apply_choice``; on a Take
+Damage outcome the player may answer ``["maim:<key>"]`` at any pending step instead
+(a maim after the roll, L137, L141).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from systems.city_of_judas.moves import DS_TWO, MORTAL, MOVES, MOVES_BY_KEY, TD_OFFER
+from systems.city_of_judas.sheet import (
+    HEALTH_MIN,
+    NPC,
+    NPC_KINDS,
+    ONE_DIE_KINDS,
+    SETTINGS,
+    SHEET,
+)
+from systems.core.dice import Dice
+from systems.core.outcome import Option, Outcome, Text
+from systems.core.pbta import (
+    BANDS,
+    MISS,
+    STRONG,
+    WEAK,
+    PbtaRoll,
+    band_odds,
+    certain,
+    check_choices,
+    continue_outcome,
+    from_faces,
+    offer,
+    roll,
+)
+from systems.core.ruleset import RulesError, Ruleset
+from systems.core.schema import MoveSpec, OptionSet, fail, validate
+
+SEED = "shared/seeds/002_d87999cfe335c954_city_of_judas.txt"
+MAIM_PREFIX = "maim:"
+
+
+@dataclass
+class _Call:
+    spec: MoveSpec
+    state: dict[str, Any]
+    params: dict[str, Any]
+    dice: Dice | None
+    settings: dict[str, Any]
+
+
+def _err(path: str, ru: str, en: str) -> RulesError:
+    return fail(path, ru, en)
+
+
+def damage_through(
+    damage: int,
+    ap: int,
+    *,
+    armor: int,
+    shield: int = 0,
+    other: int = 0,
+    ap_ignores_shield: bool = False,
+) -> int:
+    """Damage of one source after protection (L11-L13), never below 0 (L15).
+
+    The armour-piercing part ignores the armor value (L13: "игнорирует значение брони");
+    leftover armor never absorbs it (digest §8.10). The seed says nothing about AP and a
+    shield, so by default shield and other protection still count against the AP part once
+    the normal part is used up; ``ap_ignores_shield`` gives the digest's §3 formula.
+    """
+    ap = min(ap, damage)
+    normal = damage - ap
+    after_armor = max(0, normal - armor)
+    cover = shield + other
+    through_normal = max(0, after_armor - cover)
+    if ap_ignores_shield:
+        return through_normal + ap
+    leftover_cover = max(0, cover - after_armor)
+    return through_normal + max(0, ap - leftover_cover)
+
+
+def clamp_change(value: int, delta: int, low: int, high: int) -> int:
+    """``value + delta`` kept within ``low..high``, but never moved against ``delta``."""
+    new = value + delta
+    if delta < 0:
+        return max(new, min(value, low))
+    return min(new, max(value, high))
+
+
+class CityOfJudas(Ruleset):
+    """The damage chapter: Decisive Strike, Take Damage, maims, PvP conflict, one-roll rule."""
+
+    key = "city_of_judas"
+    name_ru = "Град Иуды"
+    name_en = "City of Judas"
+
+    # --- description and validation ------------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        """Forms and help for every move, the sheet, the GM-character block and settings."""
+        return {
+            "key": self.key,
+            "name": {"ru": self.name_ru, "en": self.name_en},
+            "seed": SEED,
+            "bands": list(BANDS),
+            "npc_kinds": [
+                c.as_dict() | {"dice": 1 if c.key in ONE_DIE_KINDS else 2} for c in NPC_KINDS
+            ],
+            "sheet": SHEET.describe(),
+            "npc": NPC.describe(),
+            "settings": SETTINGS.describe(),
+            "settings_defaults": SETTINGS.default_value(),
+            "moves": [m.describe() for m in MOVES if m.kind == "move"],
+            "actions": [m.describe() for m in MOVES if m.kind == "action"],
+            "common_params": {
+                "settings": {"ru": "Настройки кампании", "en": "Campaign settings"},
+                "choices": {
+                    "ru": "Сразу ответить на выбор хода",
+                    "en": "Answer the move's pending choice at once",
+                },
+            },
+        }
+
+    def default_state(self) -> dict[str, Any]:
+        return self.validate_state(SHEET.default_value())
+
+    def default_npc(self) -> dict[str, Any]:
+        return self.validate_npc(NPC.default_value())
+
+    def validate_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Clean a sheet; stat and maim keys must be unique so moves can name them."""
+        clean = validate(SHEET, state)
+        for group in ("stats", "maims"):
+            keys = [item["key"] for item in clean[group]]
+            if len(set(keys)) != len(keys) or "" in keys:
+                raise _err(
+                    group,
+                    "Ключи должны быть заполнены и не повторяться.",
+                    "Keys must be set and unique.",
+                )
+        return clean
+
+    def validate_npc(self, npc: dict[str, Any]) -> dict[str, Any]:
+        return validate(NPC, npc)
+
+    def clean_settings(self, settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        clean = validate(SETTINGS, settings or {}, path="settings")
+        if clean["superiority_min"] > clean["superiority_max"]:
+            raise _err(
+                "settings.superiority_min",
+                "Минимум больше максимума.",
+                "The minimum is above the maximum.",
+            )
+        return clean
+
+    def stat_value(self, state: dict[str, Any], stat: str) -> int:
+        """A stat with the penalties of its marked maims (L129)."""
+        state = self.validate_state(state)
+        return self._stat(state, stat)
+
+    @staticmethod
+    def _stat(state: dict[str, Any], stat: str) -> int:
+        entry = next((s for s in state["stats"] if s["key"] == stat), None)
+        if entry is None:
+            raise _err("stat", f"Нет характеристики «{stat}».", f"No stat {stat!r}.")
+        penalty = sum(m["penalty"] for m in state["maims"] if m["marked"] and m["stat"] == stat)
+        return entry["value"] + penalty
+
+    # --- entry points --------------------------------------------------------------------
+
+    def resolve(self, move: str, state: dict[str, Any], *, dice: Dice, **params: Any) -> Outcome:
+        call = self._call(move, state, dice, params)
+        outcome = getattr(self, f"_do_{move}")(call)
+        choices = params.get("choices")
+        if choices is not None and outcome.pending:
+            outcome = self.apply_choice(outcome, list(choices), dice=dice)
+        return outcome
+
+    def apply_choice(
+        self, outcome: Outcome, choices: list[str], *, dice: Dice | None = None
+    ) -> Outcome:
+        """Finish a pending choice; a Take Damage outcome also accepts ``["maim:<key>"]``."""
+        pending = outcome.details.get("pending")
+        if not outcome.pending or not pending:
+            return super().apply_choice(outcome, choices, dice=dice)
+        maims = tuple(o["key"] for o in outcome.details.get("maim_after", []))
+        check_choices(outcome, choices, extra=maims)
+        if len(choices) == 1 and choices[0] in maims:
+            return self._maim_after(outcome, choices)
+        return getattr(self, f"_choose_{pending['kind']}")(outcome, choices, pending)
+
+    def odds(self, move: str, state: dict[str, Any], **params: Any) -> dict[str, float]:
+        """Exact band chances; a reused roll (one-roll rule) is certain; ``{}`` if no roll."""
+        call = self._call(move, state, None, params)
+        spec, p = call.spec, call.params
+        if spec.roll is None:
+            return {}
+        if spec.key == "decisive_strike":
+            wounds = call.state["wounds"] + self._dealt(call, call.state)
+            count = 1 if call.state["kind"] in ONE_DIE_KINDS else 2
+            if p["reuse_faces"] is not None:
+                return certain(self._reused(call, count, wounds).band)
+            return band_odds(wounds, count=count)
+        if spec.key == "take_damage":
+            dealt = self._dealt(call, call.state)
+            if dealt <= 0 or p["maim_before"]:
+                return {}
+            health = max(HEALTH_MIN, call.state["health"] - dealt)
+            if p["reuse_faces"] is not None:
+                return certain(self._reused(call, 2, health).band)
+            return band_odds(health)
+        return band_odds(self._stat(call.state, self._stat_key(spec, p)) + p["bonus"])
+
+    # --- plumbing ------------------------------------------------------------------------
+
+    def _call(self, move: str, state: dict[str, Any], dice: Dice | None, params: dict) -> _Call:
+        params = dict(params)
+        settings = self.clean_settings(params.pop("settings", None))
+        params.pop("choices", None)
+        spec = MOVES_BY_KEY.get(move)
+        if spec is None:
+            raise _err("move", f"Нет такого хода: {move}.", f"No such move: {move}.")
+        clean = self.validate_npc(state) if spec.subject == "npc" else self.validate_state(state)
+        return _Call(spec, clean, validate(spec.params, params), dice, settings)
+
+    @staticmethod
+    def _stat_key(spec: MoveSpec, params: dict[str, Any]) -> str:
+        return "steel" if spec.roll == "steel" else params["stat"]
+
+    def _dealt(self, call: _Call, defender: dict[str, Any]) -> int:
+        """Damage after armor, armor subtracted separately for each source (L11)."""
+        p = call.params
+        if p["dealt"] is not None:
+            return p["dealt"]
+        hits = p["hits"] or [{"damage": p["damage"], "ap": p["ap"]}]
+        attacker = p.get("attacker")
+        if attacker is not None and not p["hits"] and not p["damage"]:
+            # A character's strike defaults to their weapon's damage (L11, L63).
+            hits = [{"damage": attacker["weapon_damage"], "ap": attacker["weapon_ap"]}]
+        return sum(
+            damage_through(
+                h["damage"],
+                h["ap"],
+                armor=defender["armor"],
+                shield=defender["shield"],
+                other=defender["other_protection"],
+                ap_ignores_shield=call.settings["ap_ignores_shield"],
+            )
+            for h in hits
+        )
+
+    def _reused(self, call: _Call, count: int, modifier: int) -> PbtaRoll:
+        """One-roll rule (L175-L183): reuse the natural dice of the move that caused the
+        damage; a one-die Decisive Strike keeps the lower die (L179)."""
+        if not call.settings["one_roll_rule"]:
+            raise _err(
+                "reuse_faces",
+                "Правило одного броска в этой кампании не действует.",
+                "The one-roll rule is off in this campaign.",
+            )
+        faces = list(call.params["reuse_faces"])
+        if count == 1:
+            faces = [min(faces)]
+        return from_faces(faces, modifier)
+
+    def _damage_roll(self, call: _Call, count: int, modifier: int) -> tuple[PbtaRoll, bool]:
+        if call.params["reuse_faces"] is not None:
+            return self._reused(call, count, modifier), True
+        return roll(call.dice, modifier, count=count), False
+
+    def _outcome(
+        self,
+        call: _Call,
+        r: PbtaRoll | None,
+        *,
+        state: dict[str, Any],
+        text: Text | None = None,
+        flags: dict[str, Any] | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> Outcome:
+        if text is None:
+            text = call.spec.results.get(r.band) if r else None
+            text = text or Text(call.spec.ru, call.spec.en)
+        return Outcome(
+            move=call.spec.key,
+            total=r.total if r else None,
+            band=r.band if r else None,
+            faces=list(r.faces) if r else [],
+            modifier=r.modifier if r else 0,
+            state=state,
+            text=text,
+            flags=dict(flags or {}),
+            details=dict(details or {}),
+        )
+
+    @staticmethod
+    def _offer(
+        outcome: Outcome,
+        options: OptionSet,
+        kind: str,
+        call_or_pending: Any,
+        only: list[str] | None = None,
+        chooser: str | None = None,
+    ) -> Outcome:
+        if isinstance(call_or_pending, _Call):
+            pending = {
+                "move": call_or_pending.spec.key,
+                "params": call_or_pending.params,
+                "settings": call_or_pending.settings,
+            }
+        else:
+            pending = dict(call_or_pending)
+        pending["kind"] = kind
+        offered = [o for o in options.options if only is None or o.key in only]
+        return offer(
+            outcome, offered, pick=options.pick, chooser=chooser or options.chooser, pending=pending
+        )
+
+    # --- Decisive Strike -------------------------------------------------------------------
+
+    def _do_decisive_strike(self, call: _Call) -> Outcome:
+        """Решающий удар (L29): wounds += damage after armor, then 2d6+wounds (minor enemies)
+        or 1d6+wounds (important NPCs, monsters, demons, rivals: L29, L51). Wounds stay on
+        a miss (L75); 10+ the player picks, 7-9 the GM picks for the opponent and moves
+        (L39, L63, L73, digest §8.9); a miss lets the GM move first (L47)."""
+        npc = call.state
+        if npc["out"]:
+            raise _err("out", "Этот противник уже выведен из боя.", "This enemy is already out.")
+        dealt = self._dealt(call, npc)
+        npc["wounds"] += dealt
+        count = 1 if npc["kind"] in ONE_DIE_KINDS else 2
+        r, reused = self._damage_roll(call, count, npc["wounds"])
+        flags = {
+            "gm_move": r.band == WEAK,
+            "gm_moves_first": r.band == MISS,
+            "one_roll": reused,
+            "dice_count": count,
+        }
+        out = self._outcome(call, r, state=npc, flags=flags, details={"dealt": dealt})
+        if r.band in (STRONG, WEAK):
+            kind = "ds_strong" if r.band == STRONG else "ds_weak"
+            return self._offer(out, call.spec.options[r.band], kind, call)
+        return out
+
+    def _choose_ds_strong(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        if choices[0] == "two_of_list":
+            done = continue_outcome(outcome, choices, state=copy.deepcopy(outcome.state))
+            return self._offer(done, DS_TWO, "ds_weak", pending, chooser="player")
+        state = copy.deepcopy(outcome.state)
+        state["out"] = choices[0]  # killed | defeated: out of the fight (L55, L57)
+        return continue_outcome(outcome, choices, state=state, flags={"fight_over": True})
+
+    def _choose_ds_weak(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        """Serious wound: +1 wound at once, ignoring armor, no new roll (digest §8.8);
+        advantage: +1 superiority to the striking character (L43)."""
+        state = copy.deepcopy(outcome.state)
+        details: dict[str, Any] = {}
+        flags: dict[str, Any] = {}
+        if "serious_wound" in choices:
+            state["wounds"] += 1
+        if "advantage" in choices:
+            details["attacker_superiority"] = 1
+            attacker = pending["params"].get("attacker")
+            if attacker is not None:
+                attacker = copy.deepcopy(attacker)
+                s = pending["settings"]
+                attacker["superiority"] = clamp_change(
+                    attacker["superiority"], 1, s["superiority_min"], s["superiority_max"]
+                )
+                details["attacker"] = attacker
+        if "panic" in choices:
+            flags["enemy_panics"] = True
+        return continue_outcome(outcome, choices, state=state, flags=flags, details=details)
+
+    # --- Take Damage -----------------------------------------------------------------------
+
+    def _maims_unmarked(self, state: dict[str, Any]) -> list[dict[str, str]]:
+        return [
+            {
+                "key": MAIM_PREFIX + m["key"],
+                "ru": f"Взять увечье: {m['name'] or m['key']}",
+                "en": f"Take the maim: {m['name'] or m['key']}",
+            }
+            for m in state["maims"]
+            if not m["marked"]
+        ]
+
+    @staticmethod
+    def _mark_maim(state: dict[str, Any], key: str, path: str) -> None:
+        maim = next((m for m in state["maims"] if m["key"] == key), None)
+        if maim is None:
+            raise _err(path, f"Нет увечья «{key}».", f"No maim {key!r}.")
+        if maim["marked"]:
+            raise _err(
+                path,
+                "Каждое увечье можно взять только один раз (L131).",
+                "Each maim can be taken only once (L131).",
+            )
+        maim["marked"] = True
+
+    def _do_take_damage(self, call: _Call) -> Outcome:
+        """Получить урон (L97): health -= damage after armor (not below -3, digest §8.1),
+        unstable at -1 or lower (L83), then 2d6+health. No damage, no move (L15). A maim
+        taken before marking replaces the whole thing (L135, L139)."""
+        st, p, s = call.state, call.params, call.settings
+        dealt = self._dealt(call, st)
+        if dealt <= 0:
+            text = Text(
+                "Урон за вычетом брони — ноль: хода «получить урон» нет.",
+                "No damage gets through armor: no Take Damage.",
+            )
+            return self._outcome(
+                call, None, state=st, text=text, flags={"no_damage": True}, details={"dealt": dealt}
+            )
+        if p["maim_before"]:
+            self._mark_maim(st, p["maim_before"], "maim_before")
+            text = Text(
+                "Взято увечье: урон не отмечается, бросок не нужен.",
+                "Maim taken: no damage marked, no roll.",
+            )
+            return self._outcome(
+                call,
+                None,
+                state=st,
+                text=text,
+                flags={"maim_taken": p["maim_before"], "no_roll": True},
+                details={"dealt": dealt},
+            )
+        before = st["health"]
+        st["health"] = max(HEALTH_MIN, before - dealt)
+        if st["health"] <= -1:
+            st["unstable"] = True
+        marked = copy.deepcopy(st)
+        r, reused = self._damage_roll(call, 2, st["health"])
+        details = {
+            "dealt": dealt,
+            "health_before": before,
+            "overflow": max(0, dealt - (before - HEALTH_MIN)),
+            "marked_state": marked,
+            "maim_after": self._maims_unmarked(st),
+        }
+        flags = {"one_roll": reused, "unstable": st["unstable"]}
+        if r.band == MISS:
+            st["superiority"] = clamp_change(
+                st["superiority"], -1, s["superiority_min"], s["superiority_max"]
+            )
+        out = self._outcome(call, r, state=st, flags=flags, details=details)
+        if r.band == STRONG:
+            only = ["fight_on"]
+            if st["superiority"] - 1 >= s["superiority_min"]:
+                only.insert(0, "not_so_bad")  # L101, L149; digest §8.5
+            return self._offer(out, call.spec.options[STRONG], "td_10", call, only=only)
+        if r.band == WEAK:
+            return self._offer(out, call.spec.options[WEAK], "td_7_9", call)
+        only = ["serious", "scary", "critical"] + (["deadly"] if st["health"] == HEALTH_MIN else [])
+        out.flags["opponent_chooses"] = p["from_pc"]  # L127, L203
+        return self._offer(out, call.spec.options[MISS], "td_6", call, only=only)
+
+    def _less_damage(self, outcome: Outcome, state: dict[str, Any]) -> None:
+        """ "1 less damage": +1 health, never above the health before this hit (§8.6)."""
+        state["health"] = min(state["health"] + 1, outcome.details["health_before"])
+
+    def _choose_td_10(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        state, s = copy.deepcopy(outcome.state), pending["settings"]
+        if choices[0] == "not_so_bad":
+            state["superiority"] -= 1
+            self._less_damage(outcome, state)
+        else:
+            state["superiority"] = clamp_change(
+                state["superiority"], 1, s["superiority_min"], s["superiority_max"]
+            )
+        return continue_outcome(outcome, choices, state=state)
+
+    def _choose_td_7_9(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        state = copy.deepcopy(outcome.state)
+        done = continue_outcome(outcome, choices, state=state)
+        if choices[0] == "really_hurts":
+            done.details.pop("maim_after", None)
+            return done
+        done.details["maim_after"] = outcome.details["maim_after"]
+        return self._offer(done, TD_OFFER, "td_offer", pending)
+
+    def _choose_td_offer(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        """The GM accepts the offer (1 less damage, down to 0) or refuses (-1 sup), L109."""
+        state, s = copy.deepcopy(outcome.state), pending["settings"]
+        if choices[0] == "gm_accepts":
+            self._less_damage(outcome, state)
+        else:
+            state["superiority"] = clamp_change(
+                state["superiority"], -1, s["superiority_min"], s["superiority_max"]
+            )
+        done = continue_outcome(outcome, choices, state=state)
+        done.details.pop("maim_after", None)
+        return done
+
+    def _choose_td_6(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        state = copy.deepcopy(outcome.state)
+        if choices[0] == "critical":
+            state["unstable"] = True  # L117
+        done = continue_outcome(outcome, choices, state=state)
+        if choices[0] != "deadly":
+            done.details.pop("maim_after", None)
+            return done
+        # L119, L125: the wound is mortal unless the player takes a maim instead.
+        options = [MORTAL] + [
+            Option(m["key"], m["ru"], m["en"]) for m in outcome.details["maim_after"]
+        ]
+        done.details["maim_after"] = outcome.details["maim_after"]
+        done.text = Text(
+            "Смертельно: примите смертельную рану или возьмите увечье.",
+            "Deadly: accept a mortal wound or take a maim instead.",
+        )
+        return offer(
+            done, options, pick=1, chooser="player", pending={**pending, "kind": "td_deadly"}
+        )
+
+    def _choose_td_deadly(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        state = copy.deepcopy(outcome.state)
+        state["mortal_wound"] = True
+        return continue_outcome(outcome, choices, state=state, flags={"mortal_wound": True})
+
+    def _maim_after(self, outcome: Outcome, choices: list[str]) -> Outcome:
+        """A maim after the roll keeps the marked damage but cancels every result of the move
+        (L137, L141), the unstable mark from reaching -1 included in what stays (§8.13)."""
+        state = copy.deepcopy(outcome.details["marked_state"])
+        self._mark_maim(state, choices[0][len(MAIM_PREFIX) :], "choices")
+        text = Text(
+            "Взято увечье: последствия хода отменены, отмеченный урон остаётся.",
+            "Maim taken: the move's results are cancelled; the marked damage stays.",
+        )
+        done = continue_outcome(
+            outcome,
+            choices,
+            state=state,
+            text=text,
+            flags={"maim_taken": choices[0][len(MAIM_PREFIX) :]},
+        )
+        done.details.pop("maim_after", None)
+        return done
+
+    # --- combat moves ----------------------------------------------------------------------
+
+    def _do_engage_in_battle(self, call: _Call) -> Outcome:
+        """Вступить в бой (+Сталь, L183): 10+ pick two (L211), 7-9 pick one (L219) and both
+        sides deal damage at once (L167, L171); Decisive Strike is open on 7+ (L17)."""
+        return self._combat(call)
+
+    def _do_take_a_shot(self, call: _Call) -> Outcome:
+        """Сделать выстрел (L67, L177): one of its options is +1 AP damage."""
+        return self._combat(call)
+
+    def _do_defy_danger(self, call: _Call) -> Outcome:
+        """Противостоять опасности (L169, L177): may come before damage."""
+        return self._combat(call, decisive=False)
+
+    def _do_face_death(self, call: _Call) -> Outcome:
+        """Противостоять смерти (L145, L169, L177): may come before damage."""
+        return self._combat(call, decisive=False)
+
+    def _combat(self, call: _Call, *, decisive: bool = True) -> Outcome:
+        stat = self._stat_key(call.spec, call.params)
+        r = roll(call.dice, self._stat(call.state, stat) + call.params["bonus"])
+        flags = {
+            "decisive_strike_allowed": decisive and r.band != MISS,
+            "both_deal_damage": call.spec.key == "engage_in_battle" and r.band == WEAK,
+            "gm_move": r.band == MISS,
+        }
+        details = {"natural": list(r.faces), "stat": stat}
+        out = self._outcome(call, r, state=call.state, flags=flags, details=details)
+        if r.band in call.spec.options:
+            return self._offer(out, call.spec.options[r.band], "engage", call)
+        return out
+
+    def _choose_engage(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        state, s = copy.deepcopy(outcome.state), pending["settings"]
+        details = {"extra_ap": 1 if "ap_damage" in choices else 0}
+        if "superior_tactics" in choices:
+            state["superiority"] = clamp_change(
+                state["superiority"], 1, s["superiority_min"], s["superiority_max"]
+            )
+        return continue_outcome(outcome, choices, state=state, details=details)
+
+    def _do_conflict(self, call: _Call) -> Outcome:
+        """Конфликт (L187-L205): the higher total wins, +1 superiority, picks first; equal
+        totals resolve at once with no limits (L199); nobody makes a Decisive Strike (L201).
+        Both missing: the higher total still wins unless the campaign says no (§8.14)."""
+        p, s = call.params, call.settings
+        mine, theirs = p["total"], p["opponent_total"]
+        both_miss = mine <= 6 and theirs <= 6
+        if mine == theirs or (both_miss and not s["conflict_miss_can_win"]):
+            winner = "tie" if mine == theirs else "none"
+        else:
+            winner = "self" if mine > theirs else "opponent"
+        state = call.state
+        details: dict[str, Any] = {"winner": winner}
+        if winner == "self":
+            state["superiority"] = clamp_change(
+                state["superiority"], 1, s["superiority_min"], s["superiority_max"]
+            )
+        opponent = p["opponent"]
+        if opponent is not None:
+            opponent = self.validate_state(opponent)
+            if winner == "opponent":
+                opponent["superiority"] = clamp_change(
+                    opponent["superiority"], 1, s["superiority_min"], s["superiority_max"]
+                )
+            details["opponent"] = opponent
+        texts = {
+            "self": Text(
+                "Вы победили: +1 к превосходству, выбираете варианты первым.",
+                "You win: +1 superiority, you pick first.",
+            ),
+            "opponent": Text(
+                "Противник победил: он выбирает первым, вы не можете ему противоречить.",
+                "The opponent wins and picks first; you may not contradict it.",
+            ),
+            "tie": Text(
+                "Ничья: варианты срабатывают одновременно, без ограничений.",
+                "A tie: options resolve at once, with no limits.",
+            ),
+            "none": Text("Оба провалились: никто не побеждает.", "Both missed: nobody wins."),
+        }
+        flags = {
+            "simultaneous": winner == "tie",
+            "decisive_strike_allowed": False,
+            "opponent_picks_misses": True,
+        }
+        return self._outcome(
+            call, None, state=state, text=texts[winner], flags=flags, details=details
+        )
+
+    # --- sheet actions ---------------------------------------------------------------------
+
+    def _do_mark_maim(self, call: _Call) -> Outcome:
+        self._mark_maim(call.state, call.params["maim"], "maim")
+        return self._outcome(call, None, state=call.state)
+
+    def _do_heal_maim(self, call: _Call) -> Outcome:
+        """A healed maim is unmarked and may be taken again (L133)."""
+        maim = next((m for m in call.state["maims"] if m["key"] == call.params["maim"]), None)
+        if maim is None:
+            raise _err("maim", "Нет такого увечья.", "No such maim.")
+        maim["marked"] = False
+        return self._outcome(call, None, state=call.state)
+
+    def _do_adjust_superiority(self, call: _Call) -> Outcome:
+        s = call.settings
+        call.state["superiority"] = clamp_change(
+            call.state["superiority"],
+            call.params["delta"],
+            s["superiority_min"],
+            s["superiority_max"],
+        )
+        return self._outcome(call, None, state=call.state)
+
+    def _do_clear_unstable(self, call: _Call) -> Outcome:
+        call.state["unstable"] = False
+        return self._outcome(call, None, state=call.state)
+
+
+RULESET = CityOfJudas()

@@ -1,0 +1,6 @@
+"""Dungeon World (seed 000): ``RULESET`` is what ``systems.get_ruleset("dungeon_world")``
+returns."""
+
+from systems.dungeon_world.ruleset import RULESET, DungeonWorld
+
+__all__ = ["RULESET", "DungeonWorld"]
