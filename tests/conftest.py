@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import uuid
 from dataclasses import dataclass
 
 import pytest
@@ -45,6 +47,15 @@ class Table:
 def _fast_password_hashing(settings):
     """PBKDF2 at production strength costs ~0.3 s a user; tests only need it to work."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache_namespace(settings):
+    """Rate-limit counters live in the cache; each test gets its own key prefix (no FLUSHDB on
+    a Redis that the channel layer and the Celery broker share)."""
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 @pytest.fixture

@@ -148,3 +148,16 @@ def test_anonymous_api_gets_401_with_challenge():
     resp = APIClient().get("/api/campaigns/")
     assert resp.status_code == 401
     assert resp["WWW-Authenticate"].startswith("Token")
+
+
+def test_login_failures_are_rate_limited():
+    make_user("ivan")
+    client = Client()
+    for _ in range(10):
+        assert (
+            client.post(reverse("login"), {"username": "ivan", "password": "x"}).status_code == 200
+        )
+    blocked = client.post(reverse("login"), {"username": "ivan", "password": PASSWORD})
+    assert blocked.status_code == 429
+    assert "msg error" in blocked.content.decode()
+    assert client.get(reverse("campaign_list")).status_code == 302  # still logged out

@@ -1,0 +1,156 @@
+"""A real deployment for browser tests: its own database, migrated and seeded, served by daphne
+(plus a Celery worker process when REDIS_URL is set), driven by Debian's Chromium.
+
+The app under test shares nothing with pytest-django's test database; tests act only through
+the browser and HTTP, like users do.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.integration.procs import BIN, ROOT, child_env, daphne, poll, process
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+DEMO_PASSWORD = "demo-vtt-2026"
+ARTIFACTS = ROOT / "test-results"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+def _require_browser() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("VTT_REQUIRE_BROWSER"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory) -> Iterator[str]:
+    """Base URL of a freshly migrated and seeded VTT served by daphne."""
+    _require_browser()
+    workdir = tmp_path_factory.mktemp("e2e-app")
+    env = child_env(DEBUG="1", WORKER_HEARTBEAT_SECONDS="2", DEMO_PASSWORD=DEMO_PASSWORD)
+    dbname = None
+    db_url = os.environ.get("DATABASE_URL")
+    if db_url and db_url.startswith("postgres"):
+        dbname = f"vtt_e2e_{uuid.uuid4().hex[:8]}"
+        admin = db_url.rsplit("/", 1)[0]
+        subprocess.run(
+            ["psql", f"{admin}/postgres", "-qc", f"CREATE DATABASE {dbname}"], check=True
+        )
+        env["DATABASE_URL"] = f"{admin}/{dbname}"
+    else:
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(workdir / "e2e.sqlite3")
+    if env.get("REDIS_URL"):
+        env["CHANNEL_PREFIX"] = env["CACHE_PREFIX"] = f"e2e{uuid.uuid4().hex[:6]}"
+    manage = [str(BIN / "python"), "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([*manage, "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    try:
+        with daphne(env, workdir / "daphne.log") as base:
+            if env.get("REDIS_URL"):
+                worker = [
+                    str(BIN / "celery"),
+                    "-A",
+                    "vtt",
+                    "worker",
+                    "-l",
+                    "info",
+                    "-c",
+                    "1",
+                    "-n",
+                    f"e2e-{uuid.uuid4().hex[:6]}@%h",
+                ]
+                with process(worker, env, workdir / "worker.log"):
+                    yield base
+            else:
+                yield base
+    finally:
+        if dbname:
+            subprocess.run(
+                [
+                    "psql",
+                    f"{admin}/postgres",
+                    "-qc",
+                    f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)",
+                ],
+                check=False,
+            )
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, app_server, request):
+    """Open a fresh browser context (its own cookies) and page; screenshots land in
+    test-results/ when a test fails."""
+    contexts = []
+
+    def _open(*, viewport=None):
+        context = browser.new_context(
+            base_url=app_server, viewport=viewport or {"width": 1280, "height": 860}
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield _open
+    failed = getattr(request.node, "rep_call", None) and request.node.rep_call.failed
+    for i, context in enumerate(contexts):
+        if failed:
+            ARTIFACTS.mkdir(exist_ok=True)
+            for j, page in enumerate(context.pages):
+                page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{i}-{j}.png"))
+        context.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
+def login(page, username: str, password: str = DEMO_PASSWORD) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit].primary")
+    page.wait_for_url("**/campaigns/")
+
+
+__all__ = ["login", "poll", "shutil"]
