@@ -12,6 +12,7 @@ from vtt.campaigns.api import (
     InviteDetail,
     MemberDetail,
 )
+from vtt.table import api as table_api
 
 router = DefaultRouter(trailing_slash="/?")
 router.register("campaigns", CampaignViewSet, basename="campaign")
@@ -34,5 +35,39 @@ urlpatterns = [
     ),
     path("invites/<str:token>/", InviteByToken.as_view(), name="api-invite"),
     path("invites/<str:token>/accept/", InviteAccept.as_view(), name="api-invite-accept"),
+    path("campaigns/<int:pk>/rolls/", table_api.Rolls.as_view(), name="api-rolls"),
+    path(
+        "campaigns/<int:pk>/rolls/<int:roll_id>/reveal/",
+        table_api.RollReveal.as_view(),
+        name="api-roll-reveal",
+    ),
+    path("campaigns/<int:pk>/chat/", table_api.Chat.as_view(), name="api-chat"),
+    path("campaigns/<int:pk>/events/", table_api.Events.as_view(), name="api-events"),
+    path(
+        "campaigns/<int:pk>/events/verify/",
+        table_api.EventsVerify.as_view(),
+        name="api-events-verify",
+    ),
+    path("campaigns/<int:pk>/initiative/", table_api.Initiative.as_view(), name="api-initiative"),
+    path(
+        "campaigns/<int:pk>/initiative/<int:entry_id>/",
+        table_api.InitiativeEntryDetail.as_view(),
+        name="api-initiative-entry",
+    ),
+    path(
+        "campaigns/<int:pk>/initiative/order/",
+        table_api.InitiativeOrder.as_view(),
+        name="api-initiative-order",
+    ),
+    path(
+        "campaigns/<int:pk>/initiative/step/",
+        table_api.InitiativeStep.as_view(),
+        name="api-initiative-step",
+    ),
+    path(
+        "campaigns/<int:pk>/initiative/reset/",
+        table_api.InitiativeReset.as_view(),
+        name="api-initiative-reset",
+    ),
     path("", include(router.urls)),
 ]

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "vtt.core",
     "vtt.accounts",
     "vtt.campaigns",
+    "vtt.table",
 ]
 
 MIDDLEWARE = [
@@ -168,6 +169,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # cross processes). Off as soon as a real broker is configured.
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
+SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=20)
 
 # --- Auth, sessions, security ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -217,6 +217,7 @@ def member_set_role(*, campaign: Campaign, user_id: int, role: str) -> Membershi
         )
     membership.role = role
     membership.save(update_fields=["role"])
+    _after_commit_role_changed(campaign.pk, [user_id])
     return membership
 
 
@@ -233,7 +234,13 @@ def referee_transfer(*, campaign: Campaign, to_user_id: int) -> Membership:
         raise Invalid(_("The role can only be handed to a campaign member."), code="not_a_member")
     if target.role == Role.REFEREE:
         return target
+    old = list(
+        Membership.objects.filter(campaign=campaign, role=Role.REFEREE).values_list(
+            "user_id", flat=True
+        )
+    )
     Membership.objects.filter(campaign=campaign, role=Role.REFEREE).update(role=Role.PLAYER)
+    _after_commit_role_changed(campaign.pk, [*old, to_user_id])
     target.role = Role.REFEREE
     target.save(update_fields=["role"])
     return target
@@ -251,3 +258,15 @@ __all__ = [
     "member_set_role",
     "referee_transfer",
 ]
+
+
+def _after_commit_role_changed(campaign_id: int, user_ids: list[int]) -> None:
+    from vtt.campaigns import signals
+
+    def send() -> None:
+        for user_id in user_ids:
+            signals.member_role_changed.send(
+                sender=Membership, campaign_id=campaign_id, user_id=user_id
+            )
+
+    transaction.on_commit(send)

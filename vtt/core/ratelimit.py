@@ -1,0 +1,88 @@
+"""Token buckets shared by every process (Redis) or by the threads of one process (embedded).
+
+GCRA ("generic cell rate algorithm"): one timestamp per key, so a burst of ``burst`` requests
+passes at once and then ``rate`` per second. On Redis it runs as one Lua script, so concurrent
+web processes cannot both spend the last token.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from vtt.core.errors import ServiceError
+
+_LUA = """
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local burst = tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or ARGV[1])
+if tat < now then tat = now end
+local allow_at = tat - interval * (burst - 1)
+if now < allow_at then return {0, tostring(allow_at - now)} end
+local new_tat = tat + interval
+redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil((new_tat - now) * 1000) + 1000)
+return {1, '0'}
+"""
+_local_lock = threading.Lock()
+_local: dict[str, float] = {}
+
+
+class RateLimited(ServiceError):
+    status = 429
+    code = "rate_limited"
+
+
+@dataclass(frozen=True)
+class TokenBucket:
+    name: str
+    burst: int
+    per_second: float
+
+    @property
+    def interval(self) -> float:
+        return 1.0 / self.per_second
+
+    def hit(self, key: str) -> None:
+        """Spend one token for ``key`` or raise ``RateLimited`` with the wait in seconds."""
+        allowed, wait = self._take(f"rl:{self.name}:{key}")
+        if not allowed:
+            seconds = max(1, math.ceil(wait))
+            raise RateLimited(
+                _("Too many requests. Try again in %(s)d s.") % {"s": seconds},
+                extra={"retry_after": seconds},
+            )
+
+    def _take(self, key: str) -> tuple[bool, float]:
+        client = _redis_client()
+        now = time.time()
+        if client is not None:
+            script = client.register_script(_LUA)
+            ok, wait = script(keys=[cache.make_key(key)], args=[now, self.interval, self.burst])
+            return bool(int(ok)), float(wait)
+        with _local_lock:
+            tat = max(_local.get(key, now), now)
+            allow_at = tat - self.interval * (self.burst - 1)
+            if now < allow_at:
+                return False, allow_at - now
+            _local[key] = tat + self.interval
+            return True, 0.0
+
+
+def _redis_client():
+    backend = getattr(cache, "_cache", None)
+    get_client = getattr(backend, "get_client", None)
+    if get_client is None or type(cache).__name__ != "RedisCache":
+        return None
+    return get_client(write=True)
+
+
+def reset_local_buckets() -> None:
+    """Tests only: forget in-process buckets."""
+    with _local_lock:
+        _local.clear()

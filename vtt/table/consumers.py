@@ -1,0 +1,285 @@
+"""The table socket: push only (DESIGN.md). It authorises, replays what a browser missed, then
+forwards live events the user may see, in order, exactly once. Writes go over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core.cache import cache
+
+from vtt.permissions import Action, can, membership_for
+from vtt.table.events import can_see, group_name, visible_events, wire
+from vtt.table.models import EventCursor
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 16 * 1024
+REPLAY_BATCH = 500
+PRESENCE_EVERY = 30  # seconds; browsers forget a peer not heard from for 75 s
+CLOSE_NOT_MEMBER = 4403
+CLOSE_TOO_MANY = 4429
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.ready = False
+        self.buffer: list[dict[str, Any]] = []
+        self.cursor = 0
+        self.presence_task: asyncio.Task | None = None
+        self.group: str | None = None
+        self.conn_id = secrets.token_hex(6)
+        user = self.scope.get("user")
+        self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
+        membership = await database_sync_to_async(membership_for)(user, self.campaign_id)
+        # Accept first so the browser receives the close code (a refused handshake has none).
+        await self.accept()
+        if membership is None or not can(membership, Action.VIEW):
+            await self.close(code=CLOSE_NOT_MEMBER)
+            return
+        self.user_id = user.pk
+        self.role = membership.role
+        self.user_info = {"id": user.pk, "name": user.display_name, "role": membership.role}
+        if not await database_sync_to_async(_claim_slot)(user.pk, self.conn_id):
+            await self._error("too_many_sockets", "Too many open tables for this account.")
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.group = group_name(self.campaign_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._send({"type": "welcome", "user": self.user_info, "conn": self.conn_id})
+        self.presence_task = asyncio.create_task(self._announce_forever())
+
+    async def disconnect(self, code: int) -> None:
+        if self.presence_task:
+            self.presence_task.cancel()
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._group(
+                {"type": "presence.leave", "conn": self.conn_id, "user": self.user_info}
+            )
+            await database_sync_to_async(_release_slot)(self.user_id, self.conn_id)
+
+    # --- from the browser ------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.group is None:
+            return
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > MAX_FRAME_BYTES:
+            await self._error("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+            return
+        try:
+            frame = json.loads(raw)
+        except ValueError:
+            await self._error("bad_json", "The frame is not valid JSON.")
+            return
+        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+            await self._error("bad_frame", "A frame is a JSON object with a string 'type'.")
+            return
+        kind = frame["type"]
+        if kind == "hello":
+            await self._hello(frame.get("last_seq", 0))
+        elif kind == "replay":
+            await self._replay_request(frame.get("since"))
+        elif kind == "ping":
+            await self._send({"type": "pong", "t": frame.get("t")})
+        else:
+            await self._error(
+                "unknown_type",
+                "Unknown frame type. The socket takes hello, replay and ping; writes go over HTTP.",
+            )
+
+    async def _hello(self, last_seq: Any) -> None:
+        if not _is_seq(last_seq):
+            await self._error("bad_seq", "last_seq must be a non-negative integer.")
+            return
+        if self.ready:
+            await self._error("already_ready", "hello was already received; send replay.")
+            return
+        head = await database_sync_to_async(_head)(self.campaign_id)
+        start = min(last_seq, head)  # a browser ahead of the server (restored DB) starts over
+        await self._replay(start, head)
+        self.ready = True
+        await self._group(
+            {
+                "type": "presence.join",
+                "conn": self.conn_id,
+                "user": self.user_info,
+                "reply_to": self.channel_name,
+            }
+        )
+        buffered, self.buffer = self.buffer, []
+        for message in sorted(buffered, key=lambda m: m["seq"]):
+            await self._deliver(message)
+
+    async def _replay_request(self, since: Any) -> None:
+        if not _is_seq(since):
+            await self._error("bad_seq", "since must be a non-negative integer.")
+            return
+        if not self.ready:
+            await self._error("not_ready", "Send hello first.")
+            return
+        await self._replay(min(since, self.cursor), self.cursor)
+
+    async def _replay(self, after: int, upto: int) -> None:
+        """Send every visible event in (after, upto] as replay batches; cursor becomes upto."""
+        position = after
+        while True:
+            frames, last = await database_sync_to_async(self._fetch)(position, upto)
+            done = last is None or last >= upto
+            end = upto if done else last
+            await self.send(
+                text_data=f'{{"type":"replay","after":{position},"cursor":{end},'
+                f'"events":[{",".join(frames)}]}}'
+            )
+            position = end
+            if done:
+                break
+        self.cursor = max(self.cursor, upto)
+
+    def _fetch(self, after: int, upto: int) -> tuple[list[str], int | None]:
+        events = list(
+            visible_events(self.campaign_id, user_id=self.user_id, role=self.role).filter(
+                seq__gt=after, seq__lte=upto
+            )[:REPLAY_BATCH]
+        )
+        frames = [json.dumps(wire(e), ensure_ascii=False) for e in events]
+        last = events[-1].seq if len(events) == REPLAY_BATCH else None
+        return frames, last
+
+    # --- from the group (published events and control messages) --------------------------
+
+    async def table_event(self, message: dict[str, Any]) -> None:
+        if not self.ready:
+            self.buffer.append(message)
+            return
+        await self._deliver(message)
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
+        seq = message["seq"]
+        if seq <= self.cursor:
+            return  # already sent by a replay
+        if seq > self.cursor + 1:
+            # The layer dropped or reordered something: the database has it.
+            await self._replay(self.cursor, seq - 1)
+        prev = self.cursor
+        self.cursor = seq
+        if can_see(
+            visibility=message["visibility"],
+            actor_id=message["actor_id"],
+            target_id=message["target_id"],
+            user_id=self.user_id,
+            role=self.role,
+        ):
+            await self.send(
+                text_data=f'{{"type":"event","prev":{prev},"event":{message["frame"]}}}'
+            )
+
+    async def member_removed(self, message: dict[str, Any]) -> None:
+        if message["user_id"] == self.user_id:
+            await self._error("removed", "You are no longer a member of this campaign.")
+            await self.close(code=CLOSE_NOT_MEMBER)
+
+    async def member_role(self, message: dict[str, Any]) -> None:
+        """A role change alters what this socket may see: reconnect to re-authorise."""
+        if message["user_id"] == self.user_id:
+            await self._send({"type": "reauth"})
+            await self.close(code=4000)
+
+    async def presence_join(self, message: dict[str, Any]) -> None:
+        if message["conn"] == self.conn_id:
+            return
+        await self._send(
+            {"type": "presence", "op": "join", "conn": message["conn"], "user": message["user"]}
+        )
+        if self.ready:
+            await self.channel_layer.send(
+                message["reply_to"],
+                {"type": "presence.here", "conn": self.conn_id, "user": self.user_info},
+            )
+
+    async def presence_here(self, message: dict[str, Any]) -> None:
+        await self._send(
+            {"type": "presence", "op": "here", "conn": message["conn"], "user": message["user"]}
+        )
+
+    async def presence_leave(self, message: dict[str, Any]) -> None:
+        if message["conn"] != self.conn_id:
+            await self._send(
+                {
+                    "type": "presence",
+                    "op": "leave",
+                    "conn": message["conn"],
+                    "user": message["user"],
+                }
+            )
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    async def _announce_forever(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(PRESENCE_EVERY)
+                if self.ready:
+                    await self._group(
+                        {"type": "presence.here", "conn": self.conn_id, "user": self.user_info}
+                    )
+        except asyncio.CancelledError:
+            pass
+
+    async def _group(self, message: dict[str, Any]) -> None:
+        try:
+            await self.channel_layer.group_send(self.group, message)
+        except Exception:
+            log.warning("presence broadcast failed", exc_info=True)
+
+    async def _send(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data, ensure_ascii=False))
+
+    async def _error(self, code: str, message: str) -> None:
+        await self._send({"type": "error", "code": code, "message": message})
+
+
+def _is_seq(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63
+
+
+def _head(campaign_id: int) -> int:
+    cursor = EventCursor.objects.filter(campaign_id=campaign_id).first()
+    return cursor.last_seq if cursor else 0
+
+
+def _slot_key(user_id: int) -> str:
+    return f"sockets:{user_id}"
+
+
+def _claim_slot(user_id: int, conn_id: str) -> bool:
+    """Cap open sockets per user (settings.SOCKETS_PER_USER) across all web processes.
+
+    A soft cap (read-modify-write in the cache); entries expire on their own, so a killed
+    process cannot leak slots forever."""
+
+    limit = getattr(settings, "SOCKETS_PER_USER", 20)
+    key = _slot_key(user_id)
+    now = time.time()
+    current = cache.get(key) or {}
+    current = {k: v for k, v in current.items() if v > now}
+    if len(current) >= limit:
+        return False
+    current[conn_id] = now + 6 * 3600
+    cache.set(key, current, 6 * 3600)
+    return True
+
+
+def _release_slot(user_id: int, conn_id: str) -> None:
+    key = _slot_key(user_id)
+    current = cache.get(key) or {}
+    current.pop(conn_id, None)
+    cache.set(key, current, 6 * 3600)
