@@ -56,6 +56,9 @@ def _fresh_cache_namespace(settings):
     caches = copy.deepcopy(settings.CACHES)
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
+    from vtt.core.ratelimit import reset_local_buckets
+
+    reset_local_buckets()
 
 
 @pytest.fixture

@@ -62,8 +62,12 @@ async def next_of(comm, kind: str, timeout: float = 2) -> dict:
 
 async def roll(table, user, notation="2d6", visibility=V.EVERYONE, faces=(3, 4), **kw):
     return await sync_to_async(services.roll_create)(
-        campaign=table.campaign, actor=user, notation=notation, visibility=visibility,
-        dice=ScriptedDice(list(faces)), **kw,
+        campaign=table.campaign,
+        actor=user,
+        notation=notation,
+        visibility=visibility,
+        dice=ScriptedDice(list(faces)),
+        **kw,
     )
 
 
@@ -104,11 +108,25 @@ async def test_visibility_whisper_referee_blind(table):
 
     # seq: 1 whisper, 2 referee roll, 3 its commitment, 4 blind roll, 5 commitment, 6 public
     assert await kinds(socks["referee"]) == [
-        (2, "roll"), (3, "roll.hidden"), (4, "roll"), (5, "roll.hidden"), (6, "roll")]
+        (2, "roll"),
+        (3, "roll.hidden"),
+        (4, "roll"),
+        (5, "roll.hidden"),
+        (6, "roll"),
+    ]
     assert await kinds(socks["player"]) == [
-        (1, "roll"), (2, "roll"), (3, "roll.hidden"), (5, "roll.hidden"), (6, "roll")]
+        (1, "roll"),
+        (2, "roll"),
+        (3, "roll.hidden"),
+        (5, "roll.hidden"),
+        (6, "roll"),
+    ]
     assert await kinds(socks["other_player"]) == [
-        (1, "roll"), (3, "roll.hidden"), (5, "roll.hidden"), (6, "roll")]
+        (1, "roll"),
+        (3, "roll.hidden"),
+        (5, "roll.hidden"),
+        (6, "roll"),
+    ]
     assert await kinds(socks["observer"]) == [(3, "roll.hidden"), (5, "roll.hidden"), (6, "roll")]
     for comm in socks.values():
         await comm.disconnect()
