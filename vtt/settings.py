@@ -127,8 +127,11 @@ elif _db["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-    if env.str("SQLITE_TEST_PATH", default=""):
-        _db["TEST"] = {"NAME": env.str("SQLITE_TEST_PATH")}
+    # Tests use a file, not shared-cache memory: threads and other processes then see real
+    # SQLite locking (busy timeout, WAL) as the embedded app does.
+    _db["TEST"] = {
+        "NAME": env.str("SQLITE_TEST_PATH", default=str(BASE_DIR / f".test-{os.getpid()}.sqlite3"))
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, cache, Celery broker ----------------------------------------------
