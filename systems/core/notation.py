@@ -36,6 +36,7 @@ MAX_EXPLOSIONS = 20  # extra rolls for one die; the 21st roll is final even on i
 MAX_TERMS = 20  # dice terms plus constants in one expression
 MAX_DEPTH = 10  # nested parentheses and unary signs
 MAX_NUMBER = 1_000_000
+MAX_DICE_TOTAL = 200  # across the whole expression: bounds the size of a logged roll
 
 KeepMode = Literal["kh", "kl", "dh", "dl"]
 
@@ -615,8 +616,17 @@ def parse_notation(text: str) -> ParsedNotation:
         raise NotationError(
             "too_deep", "Слишком глубокая вложенность.", "Notation nested too deep."
         ) from None
+    terms = tuple(_dice_terms(root))
+    dice_total = sum(t.count for t in terms)
+    if dice_total > MAX_DICE_TOTAL:
+        raise NotationError(
+            "too_many_dice_total",
+            f"Слишком много кубиков в одном броске: {dice_total}, можно не больше "
+            f"{MAX_DICE_TOTAL}.",
+            f"Too many dice in one roll: {dice_total}, at most {MAX_DICE_TOTAL}.",
+        )
     lo, hi = _bounds(root)
-    return ParsedNotation(str(root), root, tuple(_dice_terms(root)), lo, hi)
+    return ParsedNotation(str(root), root, terms, lo, hi)
 
 
 # ---------------------------------------------------------------------------------------------

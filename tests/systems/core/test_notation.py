@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import d20
 import pytest
@@ -407,20 +406,18 @@ def test_recursion_error_becomes_a_notation_error(monkeypatch: pytest.MonkeyPatc
     assert info.value.code == "too_deep"
 
 
-def test_worst_case_roll_is_fast() -> None:
-    text = "+".join(["100d1000!kh50"] * 14)  # 14 terms of 100 dice, under 200 characters
-    assert len(text) <= MAX_CHARS
-    start = time.perf_counter()
+def test_worst_case_roll_within_the_limits() -> None:
+    """Two terms of 100 exploding d1000 (the total cap); timings: bench/dice_timings.py."""
+    text = "+".join(["100d1000!kh50"] * 2)
     result = roll_notation(text, dice=RandomDice())
-    assert time.perf_counter() - start < 0.5
     assert result.min_total <= result.total <= result.max_total
+    assert len(result.faces) >= 200
 
 
 # --- fuzzing: any text gives a result or a NotationError, quickly ---------------------------
 
 
 def check_any(text: str) -> None:
-    start = time.perf_counter()
     try:
         result = roll_notation(text, dice=RandomDice())
     except NotationError as err:
@@ -433,7 +430,6 @@ def check_any(text: str) -> None:
         again = parse_notation(result.notation)  # the normalised form is stable
         assert again.notation == result.notation
         assert again.root == parse_notation(text).root
-    assert time.perf_counter() - start < 0.5
 
 
 @settings(max_examples=400, deadline=None)
@@ -588,3 +584,13 @@ def test_totals_match_d20_with_the_same_faces(text: str, seed: int) -> None:
 def test_d20_injection_really_uses_our_dice() -> None:
     with ScriptedDice([6, 1, 4, 4]) as dice:
         assert InjectedRoller(dice).roll("4d6kh3").total == 14
+
+
+def test_total_dice_across_the_expression_is_capped():
+    from systems.core.notation import MAX_DICE_TOTAL, NotationError, parse_notation
+
+    assert parse_notation("100d6+100d6").terms[1].count == 100
+    with pytest.raises(NotationError) as info:
+        parse_notation("100d6+100d6+1d6")
+    assert info.value.code == "too_many_dice_total"
+    assert str(MAX_DICE_TOTAL) in info.value.ru and str(MAX_DICE_TOTAL) in info.value.en

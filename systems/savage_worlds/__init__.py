@@ -1,0 +1,6 @@
+"""Savage Worlds, "Дневник авантюриста" (seed 004): ``RULESET`` is what
+``systems.get_ruleset("savage_worlds")`` returns."""
+
+from systems.savage_worlds.ruleset import RULESET, SavageWorlds
+
+__all__ = ["RULESET", "SavageWorlds"]
