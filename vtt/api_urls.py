@@ -12,6 +12,7 @@ from vtt.campaigns.api import (
     InviteDetail,
     MemberDetail,
 )
+from vtt.characters import api as char_api
 from vtt.table import api as table_api
 
 router = DefaultRouter(trailing_slash="/?")
@@ -69,5 +70,53 @@ urlpatterns = [
         table_api.InitiativeReset.as_view(),
         name="api-initiative-reset",
     ),
+    path(
+        "campaigns/<int:pk>/characters/",
+        char_api.CampaignCharacters.as_view(),
+        name="api-characters",
+    ),
+    path(
+        "campaigns/<int:pk>/characters/import/",
+        char_api.CharacterImport.as_view(),
+        name="api-characters-import",
+    ),
+    path("campaigns/<int:pk>/rules/", char_api.CampaignRules.as_view(), name="api-rules"),
+    path("characters/<int:cid>/", char_api.CharacterDetail.as_view(), name="api-character"),
+    path(
+        "characters/<int:cid>/history/",
+        char_api.CharacterHistory.as_view(),
+        name="api-character-history",
+    ),
+    path(
+        "characters/<int:cid>/revert/",
+        char_api.CharacterRevert.as_view(),
+        name="api-character-revert",
+    ),
+    path(
+        "characters/<int:cid>/export/",
+        char_api.CharacterExport.as_view(),
+        name="api-character-export",
+    ),
+    path(
+        "characters/<int:cid>/moves/<slug:move>/",
+        char_api.CharacterMove.as_view(),
+        name="api-character-move",
+    ),
+    path(
+        "characters/<int:cid>/moves/<slug:move>/odds/",
+        char_api.CharacterMoveOdds.as_view(),
+        name="api-character-move-odds",
+    ),
+    path(
+        "characters/<int:cid>/pending/",
+        char_api.PendingList.as_view(),
+        name="api-character-pending",
+    ),
+    path(
+        "characters/<int:cid>/pending/<int:pending_id>/",
+        char_api.PendingChoose.as_view(),
+        name="api-character-choose",
+    ),
+    path("rulesets/<slug:key>/", char_api.RulesetDescribe.as_view(), name="api-ruleset"),
     path("", include(router.urls)),
 ]

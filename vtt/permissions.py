@@ -90,3 +90,29 @@ def visible_campaigns(user: AbstractBaseUser | AnonymousUser | None):
     if user is None or not user.is_authenticated:
         return Campaign.objects.none()
     return Campaign.objects.filter(memberships__user_id=user.pk)
+
+
+def authorize_character(
+    user: AbstractBaseUser | AnonymousUser | None, character_id: int | str, *, write: bool = False
+):
+    """A sheet and the caller's membership. Sheets of other campaigns and hidden NPCs (for
+    anyone but the referee) do not exist (404); editing others' sheets is 403."""
+    from vtt.characters.models import Character
+    from vtt.characters.visibility import can_edit
+
+    try:
+        character_id = int(character_id)
+    except (TypeError, ValueError):
+        raise Http404(_("Character not found.")) from None
+    character = Character.objects.select_related("campaign").filter(pk=character_id).first()
+    membership = membership_for(user, character.campaign_id) if character else None
+    if membership is None or (character.hidden and membership.role != Role.REFEREE):
+        raise Http404(_("Character not found."))
+    if write:
+        if not can_edit(character, user_id=user.pk, role=membership.role):
+            raise PermissionDenied(_("You may change only your own characters."))
+        if membership.campaign.is_archived:
+            raise Conflict(
+                _("The campaign is archived: restore it first."), code="campaign_archived"
+            )
+    return character, membership

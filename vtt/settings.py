@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "vtt.accounts",
     "vtt.campaigns",
     "vtt.table",
+    "vtt.characters",
 ]
 
 MIDDLEWARE = [

@@ -60,3 +60,12 @@ class Outcome:
         data["text"] = self.text.as_dict()
         data["pending"] = self.pending
         return data
+
+
+def outcome_from_dict(data: dict[str, Any]) -> Outcome:
+    """Rebuild an ``Outcome`` saved as JSON (a pending move resumed later, maybe elsewhere)."""
+    fields = {k: v for k, v in data.items() if k in Outcome.__dataclass_fields__}
+    fields["options"] = [Option(**o) for o in data.get("options", [])]
+    text = data.get("text") or {"ru": "", "en": ""}
+    fields["text"] = Text(text.get("ru", ""), text.get("en", ""))
+    return Outcome(**fields)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from systems import RULESET_KEYS
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Invite, Membership, Role
-from vtt.core.errors import Conflict, Gone, Invalid
+from vtt.core.errors import Conflict, Gone, Invalid, invalid_from_rules
 
 NAME_MAX = 120
 INVITE_MIN_HOURS = 1
@@ -270,3 +270,19 @@ def _after_commit_role_changed(campaign_id: int, user_ids: list[int]) -> None:
             )
 
     transaction.on_commit(send)
+
+
+@transaction.atomic
+def campaign_set_rules(*, campaign: Campaign, settings: dict) -> Campaign:
+    """Replace the campaign's rule settings; the ruleset validates and fills defaults."""
+    from systems import get_ruleset
+    from systems.core.ruleset import RulesError
+
+    campaign = _lock(campaign)
+    try:
+        cleaned = get_ruleset(campaign.ruleset).clean_settings(settings)
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="bad_settings") from exc
+    campaign.rules = cleaned
+    campaign.save(update_fields=["rules", "updated_at"])
+    return campaign

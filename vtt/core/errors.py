@@ -50,3 +50,17 @@ class Conflict(ServiceError):
 class Gone(ServiceError):
     status = 410
     code = "gone"
+
+
+def invalid_from_rules(exc: Exception, *, code: str = "rules") -> Invalid:
+    """A ``systems`` RulesError (ru and en messages per field) as a 400 in the active language."""
+    from django.utils.translation import get_language
+
+    lang = "ru" if (get_language() or "ru").startswith("ru") else "en"
+    errors = getattr(exc, "errors", {"__all__": [{"ru": str(exc), "en": str(exc)}]})
+    fields = {
+        field: [m.get(lang) or m.get("en") or m.get("ru", "") for m in messages]
+        for field, messages in errors.items()
+    }
+    first = next((m for msgs in fields.values() for m in msgs if m), str(exc))
+    return Invalid(first, code=code, fields=fields)

@@ -1,0 +1,334 @@
+"""Sheets, their history, and moves at the table (`POST /api/characters/<id>/moves/<key>/`)."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from systems import RULESET_KEYS, get_ruleset
+from vtt.campaigns import services as campaign_services
+from vtt.campaigns.models import Role
+from vtt.characters import services
+from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
+from vtt.characters.visibility import can_see_full, public_state
+from vtt.core.errors import Invalid
+from vtt.core.ratelimit import TokenBucket
+from vtt.permissions import Action, authorize, authorize_character
+
+MOVE_BUCKET = TokenBucket("move", burst=10, per_second=2)
+
+
+def character_data(character: Character, membership) -> dict:
+    full = can_see_full(character, user_id=membership.user_id, role=membership.role)
+    return {
+        "id": character.pk,
+        "campaign_id": character.campaign_id,
+        "ruleset": character.ruleset,
+        "name": character.name,
+        "kind": character.kind,
+        "owner_id": character.owner_id,
+        "hidden": character.hidden,
+        "version": character.version,
+        "full": full,
+        "state": character.state
+        if full
+        else public_state(character.ruleset, character.state, character.kind),
+        "updated_at": character.updated_at,
+    }
+
+
+class CharacterSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    campaign_id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    owner_id = serializers.IntegerField(allow_null=True)
+    hidden = serializers.BooleanField()
+    version = serializers.IntegerField()
+    full = serializers.BooleanField(help_text="False: only the public part of the sheet.")
+    state = serializers.DictField()
+    updated_at = serializers.DateTimeField()
+
+
+class CreateRequest(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    kind = serializers.ChoiceField(choices=Kind.choices, default=Kind.PC)
+    state = serializers.DictField(required=False)
+    owner_id = serializers.IntegerField(required=False, allow_null=True)
+    hidden = serializers.BooleanField(required=False, default=False)
+
+
+class UpdateRequest(serializers.Serializer):
+    state = serializers.DictField()
+    version = serializers.IntegerField(help_text="The version you read; stale → 409.")
+    hidden = serializers.BooleanField(required=False)
+
+
+class RevertRequest(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1)
+
+
+class MoveRequest(serializers.Serializer):
+    params = serializers.DictField(required=False, default=dict)
+    target_id = serializers.IntegerField(
+        required=False, allow_null=True, help_text="A sheet (usually an NPC) the move acts on."
+    )
+
+
+class ChoiceRequest(serializers.Serializer):
+    choices = serializers.ListField(child=serializers.CharField(max_length=60), max_length=10)
+
+
+class MoveResponse(serializers.Serializer):
+    outcome = serializers.DictField()
+    pending_id = serializers.IntegerField(allow_null=True)
+    character = CharacterSerializer()
+
+
+class CampaignCharacters(APIView):
+    @extend_schema(responses=CharacterSerializer(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        membership = authorize(request.user, pk, Action.VIEW)
+        qs = Character.objects.filter(campaign_id=pk)
+        if membership.role != Role.REFEREE:
+            qs = qs.filter(hidden=False)
+        return Response([character_data(c, membership) for c in qs])
+
+    @extend_schema(request=CreateRequest, responses={201: CharacterSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        """Players create their own characters; the referee creates NPCs (and PCs for others)."""
+        membership = authorize(request.user, pk, Action.PLAY)
+        data = _valid(CreateRequest, request)
+        character = services.character_create(
+            campaign=membership.campaign, actor=request.user, role=membership.role, **data
+        )
+        return Response(character_data(character, membership), status=status.HTTP_201_CREATED)
+
+
+class CharacterImport(APIView):
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: CharacterSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        """Import a file made by `GET /api/characters/<id>/export/`."""
+        membership = authorize(request.user, pk, Action.PLAY)
+        character = services.character_import(
+            campaign=membership.campaign,
+            actor=request.user,
+            role=membership.role,
+            data=request.data,
+        )
+        return Response(character_data(character, membership), status=status.HTTP_201_CREATED)
+
+
+class CharacterDetail(APIView):
+    @extend_schema(responses=CharacterSerializer)
+    def get(self, request: Request, cid: int) -> Response:
+        character, membership = authorize_character(request.user, cid)
+        return Response(character_data(character, membership))
+
+    @extend_schema(
+        request=UpdateRequest,
+        responses={
+            200: CharacterSerializer,
+            409: OpenApiResponse(description="Stale version; carries `version` and `state`"),
+        },
+    )
+    def put(self, request: Request, cid: int) -> Response:
+        character, membership = authorize_character(request.user, cid, write=True)
+        data = _valid(UpdateRequest, request)
+        if data.get("hidden") is not None and membership.role != Role.REFEREE:
+            raise Invalid("Only the referee hides NPCs.", code="hidden_referee_only")
+        character = services.character_update(
+            character=character,
+            actor=request.user,
+            state=data["state"],
+            version=data["version"],
+            hidden=data.get("hidden"),
+        )
+        return Response(character_data(character, membership))
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, cid: int) -> Response:
+        character, _membership = authorize_character(request.user, cid, write=True)
+        services.character_delete(character=character, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CharacterHistory(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, cid: int) -> Response:
+        """Every saved version: who, when, why, which fields from what to what."""
+        character, membership = authorize_character(request.user, cid)
+        if not can_see_full(character, user_id=request.user.pk, role=membership.role):
+            raise Http404
+        changes = CharacterChange.objects.filter(character=character).select_related("actor")
+        return Response(
+            [
+                {
+                    "version": c.version,
+                    "actor": c.actor.display_name if c.actor else None,
+                    "reason": c.reason,
+                    "diff": c.diff,
+                    "created_at": c.created_at,
+                }
+                for c in changes[:500]
+            ]
+        )
+
+
+class CharacterRevert(APIView):
+    @extend_schema(request=RevertRequest, responses=CharacterSerializer)
+    def post(self, request: Request, cid: int) -> Response:
+        """Restore the sheet as it was at a version (recorded as a new version)."""
+        character, membership = authorize_character(request.user, cid, write=True)
+        data = _valid(RevertRequest, request)
+        character = services.character_revert(
+            character=character, actor=request.user, to_version=data["version"]
+        )
+        return Response(character_data(character, membership))
+
+
+class CharacterExport(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, cid: int) -> Response:
+        character, membership = authorize_character(request.user, cid)
+        if not can_see_full(character, user_id=request.user.pk, role=membership.role):
+            raise Http404
+        response = Response(services.character_export(character))
+        response["Content-Disposition"] = f'attachment; filename="character-{character.pk}.json"'
+        return response
+
+
+class CharacterMove(APIView):
+    @extend_schema(
+        request=MoveRequest,
+        responses={201: MoveResponse, 400: OpenApiResponse(description="Refused, with fields")},
+    )
+    def post(self, request: Request, cid: int, move: str) -> Response:
+        """Make a move from the sheet; the server rolls. Choices to make come back as
+        `outcome.options`/`pick` with a `pending_id` for the follow-up call."""
+        character, membership = authorize_character(request.user, cid, write=True)
+        data = _valid(MoveRequest, request)
+        MOVE_BUCKET.hit(str(request.user.pk))
+        target_id = data.get("target_id")
+        if target_id is not None:
+            authorize_character(request.user, target_id)  # the target must be visible too
+        outcome, follow = services.move_make(
+            character=character,
+            actor=request.user,
+            move=move,
+            params=data["params"],
+            target_id=target_id,
+        )
+        character.refresh_from_db()
+        return Response(
+            {
+                "outcome": outcome.as_dict(),
+                "pending_id": follow.pk if follow else None,
+                "character": character_data(character, membership),
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class CharacterMoveOdds(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("params", str, description="Move parameters as JSON")],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request: Request, cid: int, move: str) -> Response:
+        """Exact chance of each band for this sheet, before rolling."""
+        character, _membership = authorize_character(request.user, cid, write=True)
+        raw = request.query_params.get("params") or "{}"
+        try:
+            params = json.loads(raw)
+        except ValueError:
+            raise Invalid("params must be JSON", fields={"params": ["JSON"]}) from None
+        if not isinstance(params, dict):
+            raise Invalid("params must be a JSON object", fields={"params": ["object"]})
+        return Response(services.move_odds(character, move, params))
+
+
+class PendingList(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, cid: int) -> Response:
+        character, _membership = authorize_character(request.user, cid)
+        rows = PendingMove.objects.filter(character=character, resolved_at__isnull=True)
+        return Response(
+            [
+                {
+                    "id": p.pk,
+                    "move": p.move,
+                    "chooser": p.chooser,
+                    "options": p.outcome.get("options", []),
+                    "pick": p.outcome.get("pick", 0),
+                    "text": p.outcome.get("text"),
+                }
+                for p in rows
+            ]
+        )
+
+
+class PendingChoose(APIView):
+    @extend_schema(request=ChoiceRequest, responses={200: MoveResponse})
+    def post(self, request: Request, cid: int, pending_id: int) -> Response:
+        """Make the choice a move is waiting for (the player or the referee, as it says)."""
+        character, membership = authorize_character(request.user, cid)
+        if membership.role == Role.OBSERVER:
+            raise Invalid("Observers make no choices.", code="observer")
+        pending = PendingMove.objects.filter(character=character, pk=pending_id).first()
+        if pending is None:
+            raise Http404
+        data = _valid(ChoiceRequest, request)
+        outcome, follow = services.move_choose(
+            pending=pending, actor=request.user, role=membership.role, choices=data["choices"]
+        )
+        character.refresh_from_db()
+        return Response(
+            {
+                "outcome": outcome.as_dict(),
+                "pending_id": follow.pk if follow else None,
+                "character": character_data(character, membership),
+            }
+        )
+
+
+class RulesetDescribe(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, key: str) -> Response:
+        """Moves, their parameters, the sheet schema and settings, in Russian and English."""
+        if key not in RULESET_KEYS:
+            raise Http404
+        return Response(get_ruleset(key).describe())
+
+
+class CampaignRules(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int) -> Response:
+        membership = authorize(request.user, pk, Action.VIEW)
+        ruleset = get_ruleset(membership.campaign.ruleset)
+        return Response(ruleset.clean_settings(membership.campaign.rules or None))
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def put(self, request: Request, pk: int) -> Response:
+        """Change the campaign's rule options (referee only)."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        if not isinstance(request.data, dict):
+            raise Invalid("Settings are a JSON object.", code="bad_settings")
+        campaign = campaign_services.campaign_set_rules(
+            campaign=membership.campaign, settings=dict(request.data)
+        )
+        return Response(campaign.rules)
+
+
+def _valid(serializer_class, request: Request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

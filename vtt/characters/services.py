@@ -1,0 +1,444 @@
+"""Sheet writes: validated by the ruleset, versioned, recorded, and published to the table."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from systems import get_ruleset
+from systems.core.dice import Dice, RandomDice
+from systems.core.outcome import Outcome, outcome_from_dict
+from systems.core.ruleset import RulesError
+from vtt.accounts.models import User
+from vtt.campaigns.models import Campaign, Membership, Role
+from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
+from vtt.characters.visibility import public_keys, public_state
+from vtt.core.errors import Conflict, Invalid, invalid_from_rules
+from vtt.table.models import Visibility as V
+from vtt.table.services import publish
+
+EXPORT_FORMAT = "vtt-character"
+EXPORT_VERSION = 1
+MAX_CHARACTERS = 500
+
+
+def _validate(character_or_ruleset: Character | str, kind: str, state: dict) -> dict:
+    key = (
+        character_or_ruleset
+        if isinstance(character_or_ruleset, str)
+        else (character_or_ruleset.ruleset)
+    )
+    ruleset = get_ruleset(key)
+    validate = ruleset.validate_state
+    if kind == Kind.NPC and hasattr(ruleset, "validate_npc"):
+        validate = ruleset.validate_npc
+    if not isinstance(state, dict):
+        raise Invalid(_("A sheet is a JSON object."), fields={"state": [_("Expected an object.")]})
+    try:
+        return validate(state)
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="invalid_sheet") from exc
+
+
+def _default(ruleset_key: str, kind: str) -> dict:
+    ruleset = get_ruleset(ruleset_key)
+    if kind == Kind.NPC and hasattr(ruleset, "default_npc"):
+        return ruleset.default_npc()
+    return ruleset.default_state()
+
+
+def diff(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
+    """Changed leaves as ``{"path", "from", "to"}`` (lists compare as wholes)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        changes: list[dict[str, Any]] = []
+        for key in sorted(set(before) | set(after), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            changes += diff(before.get(key), after.get(key), sub)
+        return changes
+    return [] if before == after else [{"path": path, "from": before, "to": after}]
+
+
+def _visibility(character: Character) -> str:
+    return V.BLIND if character.hidden else V.EVERYONE
+
+
+def _publish_sheet(character: Character, actor: User | None, kind: str, changes: list) -> None:
+    shown = set(public_keys(character.ruleset, character.kind))
+    publish(
+        campaign=character.campaign_id,
+        kind=kind,
+        payload={
+            "character_id": character.pk,
+            "name": character.name,
+            "kind": character.kind,
+            "owner_id": character.owner_id,
+            "version": character.version,
+            "public": public_state(character.ruleset, character.state, character.kind),
+            "changed": sorted({c["path"].split(".")[0] for c in changes} & shown),
+        },
+        actor=actor,
+        visibility=_visibility(character),
+    )
+
+
+def _save_version(
+    character: Character, *, actor: User | None, new_state: dict, reason: str
+) -> list[dict[str, Any]]:
+    changes = diff(character.state, new_state)
+    if not changes:
+        return []
+    character.state = new_state
+    character.name = str(new_state.get("name") or character.name)[:100] or character.name
+    character.version += 1
+    character.save(update_fields=["state", "name", "version", "updated_at"])
+    CharacterChange.objects.create(
+        character=character,
+        version=character.version,
+        actor=actor,
+        reason=reason[:80],
+        diff=changes,
+        state=new_state,
+    )
+    _publish_sheet(character, actor, "character.updated", changes)
+    return changes
+
+
+@transaction.atomic
+def character_create(
+    *,
+    campaign: Campaign,
+    actor: User,
+    role: str,
+    name: str,
+    kind: str = Kind.PC,
+    state: dict | None = None,
+    owner_id: int | None = None,
+    hidden: bool = False,
+) -> Character:
+    name = " ".join((name or "").split())[:100]
+    if not name:
+        raise Invalid(_("Give the character a name."), fields={"name": [_("Required.")]})
+    if kind not in Kind.values:
+        raise Invalid(_("Kind is pc or npc."), fields={"kind": ["pc, npc"]})
+    if role != Role.REFEREE:
+        if kind == Kind.NPC or hidden:
+            raise Invalid(_("Only the referee creates NPCs."), code="npc_referee_only")
+        owner_id = actor.pk
+    elif kind == Kind.PC and owner_id is None:
+        owner_id = actor.pk
+    if (
+        owner_id is not None
+        and not Membership.objects.filter(campaign=campaign, user_id=owner_id).exists()
+    ):
+        raise Invalid(_("The owner must be a member of the campaign."), code="owner_not_member")
+    if Character.objects.filter(campaign=campaign).count() >= MAX_CHARACTERS:
+        raise Conflict(_("A campaign holds at most 500 sheets."), code="too_many_characters")
+    full = _default(campaign.ruleset, kind)
+    full.update(copy.deepcopy(state or {}))
+    if "name" in full or "name" in _default(campaign.ruleset, kind):
+        full["name"] = name
+    full = _validate(campaign.ruleset, kind, full)
+    character = Character.objects.create(
+        campaign=campaign,
+        owner_id=owner_id if kind == Kind.PC else None,
+        kind=kind,
+        ruleset=campaign.ruleset,
+        name=name,
+        state=full,
+        hidden=hidden and kind == Kind.NPC,
+    )
+    CharacterChange.objects.create(
+        character=character, version=1, actor=actor, reason="create", diff=[], state=full
+    )
+    _publish_sheet(character, actor, "character.created", [])
+    return character
+
+
+@transaction.atomic
+def character_update(
+    *,
+    character: Character,
+    actor: User,
+    state: dict,
+    version: int,
+    reason: str = "edit",
+    hidden: bool | None = None,
+) -> Character:
+    """Save a whole new state written against ``version``; a stale version is a 409 that carries
+    the current sheet, so the page can offer to reload or merge. Nothing is silently lost."""
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    if version != character.version:
+        raise Conflict(
+            _("Someone saved this sheet first (version %(v)d). Reload or merge your changes.")
+            % {"v": character.version},
+            code="stale_version",
+            extra={"version": character.version, "state": character.state},
+        )
+    new_state = _validate(character, character.kind, state)
+    if hidden is not None and character.kind == Kind.NPC and hidden != character.hidden:
+        character.hidden = hidden
+        character.save(update_fields=["hidden"])
+    _save_version(character, actor=actor, new_state=new_state, reason=reason)
+    return character
+
+
+@transaction.atomic
+def character_revert(*, character: Character, actor: User, to_version: int) -> Character:
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    target = CharacterChange.objects.filter(character=character, version=to_version).first()
+    if target is None:
+        raise Invalid(_("No such version."), code="no_version")
+    if to_version == character.version:
+        return character
+    _save_version(
+        character,
+        actor=actor,
+        new_state=_validate(character, character.kind, target.state),
+        reason=f"revert:{to_version}",
+    )
+    return character
+
+
+@transaction.atomic
+def character_delete(*, character: Character, actor: User) -> None:
+    visibility = _visibility(character)
+    payload = {"character_id": character.pk, "name": character.name}
+    campaign_id = character.campaign_id
+    character.delete()
+    publish(
+        campaign=campaign_id,
+        kind="character.deleted",
+        payload=payload,
+        actor=actor,
+        visibility=visibility,
+    )
+
+
+def character_export(character: Character) -> dict[str, Any]:
+    return {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "ruleset": character.ruleset,
+        "kind": character.kind,
+        "name": character.name,
+        "version": character.version,
+        "exported_at": timezone.now().isoformat(),
+        "state": character.state,
+    }
+
+
+def character_import(*, campaign: Campaign, actor: User, role: str, data: Any) -> Character:
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise Invalid(_("This is not a VTT character file."), code="bad_format")
+    if data.get("format_version") != EXPORT_VERSION:
+        raise Invalid(
+            _("Unsupported character file version %(v)s.") % {"v": data.get("format_version")},
+            code="bad_format_version",
+        )
+    if data.get("ruleset") != campaign.ruleset:
+        raise Invalid(
+            _("The character is for another ruleset (%(r)s).") % {"r": data.get("ruleset")},
+            code="wrong_ruleset",
+        )
+    return character_create(
+        campaign=campaign,
+        actor=actor,
+        role=role,
+        name=str(data.get("name") or ""),
+        kind=data.get("kind") or Kind.PC,
+        state=data.get("state") or {},
+    )
+
+
+# --- moves at the table ------------------------------------------------------------------
+
+
+def _move_spec(ruleset_key: str, move: str) -> dict[str, Any]:
+    described = get_ruleset(ruleset_key).describe()
+    for spec in [*described.get("moves", []), *described.get("actions", [])]:
+        if spec["key"] == move:
+            return spec
+    raise Invalid(_("No such move in this ruleset: %(m)s.") % {"m": move}, code="no_move")
+
+
+def _names(spec: dict[str, Any]) -> dict[str, str]:
+    return {"ru": spec.get("ru", spec["key"]), "en": spec.get("en", spec["key"])}
+
+
+def _public_outcome(outcome: Outcome) -> dict[str, Any]:
+    """What everyone at the table sees of a move: the roll and its result, not the details
+    (which can hold a monster's hit points or a private sheet)."""
+    data = outcome.as_dict()
+    return {
+        k: data[k]
+        for k in (
+            "move",
+            "total",
+            "band",
+            "faces",
+            "modifier",
+            "options",
+            "pick",
+            "chooser",
+            "text",
+            "flags",
+            "pending",
+        )
+    }
+
+
+def _lock_target(campaign: Campaign, target_id: int | None) -> Character | None:
+    if target_id is None:
+        return None
+    target = Character.objects.select_for_update().filter(campaign=campaign, pk=target_id).first()
+    if target is None:
+        raise Invalid(_("No such target in this campaign."), code="no_target")
+    return target
+
+
+def _apply_outcome(
+    *,
+    character: Character,
+    target: Character | None,
+    actor: User,
+    outcome: Outcome,
+    spec: dict,
+    pending: PendingMove | None,
+) -> PendingMove | None:
+    reason = f"move:{spec['key']}"
+    if outcome.state and outcome.state != character.state:
+        _save_version(character, actor=actor, new_state=outcome.state, reason=reason)
+    new_target = outcome.details.get("target") if target is not None else None
+    if isinstance(new_target, dict) and new_target != target.state:
+        _save_version(
+            target, actor=actor, new_state=_validate(target, target.kind, new_target), reason=reason
+        )
+    if pending is not None:
+        pending.resolved_at = timezone.now()
+        pending.save(update_fields=["resolved_at"])
+    follow = None
+    if outcome.pending:
+        follow = PendingMove.objects.create(
+            character=character,
+            move=spec["key"],
+            outcome=outcome.as_dict(),
+            chooser=outcome.chooser or "player",
+            actor=actor,
+            target=target,
+        )
+    payload = {
+        "character_id": character.pk,
+        "character_name": character.name,
+        "move_name": _names(spec),
+        "pending_id": follow.pk if follow else None,
+        "resolves": pending.pk if pending else None,
+        "outcome": _public_outcome(outcome),
+    }
+    visibility = V.BLIND if character.hidden or (target and target.hidden) else V.EVERYONE
+    publish(
+        campaign=character.campaign_id,
+        kind="move",
+        payload=payload,
+        actor=actor,
+        visibility=visibility,
+    )
+    if outcome.details:
+        publish(
+            campaign=character.campaign_id,
+            kind="move.details",
+            payload={
+                "character_id": character.pk,
+                "details": outcome.details,
+                "pending_id": follow.pk if follow else None,
+            },
+            actor=actor,
+            visibility=V.BLIND,
+        )
+    return follow
+
+
+@transaction.atomic
+def move_make(
+    *,
+    character: Character,
+    actor: User,
+    move: str,
+    params: dict[str, Any] | None = None,
+    target_id: int | None = None,
+    dice: Dice | None = None,
+) -> tuple[Outcome, PendingMove | None]:
+    character = (
+        Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    )
+    spec = _move_spec(character.ruleset, move)
+    if spec.get("subject") == "npc" and character.kind != Kind.NPC:
+        raise Invalid(_("This move is made on an NPC sheet."), code="npc_move")
+    params = dict(params or {})
+    if set(params) & {"move", "state", "dice", "settings", "choices"}:
+        raise Invalid(_("Reserved parameter name."), code="bad_params")
+    target = _lock_target(character.campaign, target_id)
+    if target is not None:
+        params["target"] = copy.deepcopy(target.state)
+    ruleset = get_ruleset(character.ruleset)
+    try:
+        outcome = ruleset.resolve(
+            move,
+            copy.deepcopy(character.state),
+            dice=dice or RandomDice(),
+            settings=character.campaign.rules or None,
+            **params,
+        )
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="move_refused") from exc
+    follow = _apply_outcome(
+        character=character, target=target, actor=actor, outcome=outcome, spec=spec, pending=None
+    )
+    return outcome, follow
+
+
+@transaction.atomic
+def move_choose(
+    *, pending: PendingMove, actor: User, role: str, choices: list[str], dice: Dice | None = None
+) -> tuple[Outcome, PendingMove | None]:
+    pending = PendingMove.objects.select_for_update().select_related("character").get(pk=pending.pk)
+    if pending.resolved_at is not None:
+        raise Conflict(_("This choice was already made."), code="already_chosen")
+    character = Character.objects.select_for_update().get(pk=pending.character_id)
+    if pending.chooser == "referee" and role != Role.REFEREE:
+        raise Conflict(_("The referee makes this choice."), code="referee_chooses")
+    if pending.chooser != "referee" and role != Role.REFEREE and character.owner_id != actor.pk:
+        raise Conflict(_("The character's player makes this choice."), code="player_chooses")
+    if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
+        raise Invalid(_("Choices are a list of option keys."), code="bad_choices")
+    target = Character.objects.select_for_update().filter(pk=pending.target_id).first()
+    spec = _move_spec(character.ruleset, pending.move)
+    ruleset = get_ruleset(character.ruleset)
+    try:
+        outcome = ruleset.apply_choice(
+            outcome_from_dict(pending.outcome), choices, dice=dice or RandomDice()
+        )
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="choice_refused") from exc
+    follow = _apply_outcome(
+        character=character, target=target, actor=actor, outcome=outcome, spec=spec, pending=pending
+    )
+    return outcome, follow
+
+
+def move_odds(character: Character, move: str, params: dict[str, Any]) -> dict[str, float]:
+    _move_spec(character.ruleset, move)
+    try:
+        return get_ruleset(character.ruleset).odds(
+            move,
+            copy.deepcopy(character.state),
+            settings=character.campaign.rules or None,
+            **params,
+        )
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="move_refused") from exc
+    except TypeError:
+        return get_ruleset(character.ruleset).odds(move, copy.deepcopy(character.state), **params)
