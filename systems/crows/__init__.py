@@ -1,0 +1,22 @@
+"""Crows: Fortune or Death (seed 001, part A): ``RULESET`` is what
+``systems.get_ruleset("crows")`` returns. The pure functions the web layer and the timer task
+call directly are re-exported here."""
+
+from systems.crows.dungeon import TurnResult, end_dungeon_turn, pass_time_outside
+from systems.crows.inventory import place, validate_inventory
+from systems.crows.rest import finish_rest, interrupt_rest, rest_midpoint, start_rest
+from systems.crows.ruleset import RULESET, Crows
+
+__all__ = [
+    "RULESET",
+    "Crows",
+    "TurnResult",
+    "end_dungeon_turn",
+    "finish_rest",
+    "interrupt_rest",
+    "pass_time_outside",
+    "place",
+    "rest_midpoint",
+    "start_rest",
+    "validate_inventory",
+]

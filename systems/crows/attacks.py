@@ -1,0 +1,42 @@
+"""The few attack rules part A's acceptance cases touch (seed L777-L815). Combat proper —
+maneuvers, reactions, forced movement — belongs to part B and builds on ``checks``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from systems.core.dice import Dice
+from systems.core.schema import fail
+
+RANGE_PENALTY_PER_SQUARE = 2  # L799
+
+
+def range_penalty(weapon_range: int, distance: int) -> int:
+    """A ranged weapon attack beyond its range takes −2 per extra square (L799); melee-only
+    weapons have range 0. Range 6 at a target 8 squares away is −4."""
+    if weapon_range < 0 or distance < 0:
+        raise fail("distance", "Расстояние не бывает отрицательным.", "Distances are positive.")
+    return -RANGE_PENALTY_PER_SQUARE * max(0, distance - weapon_range)
+
+
+def ranged_miss_allies(dice: Dice, *, allies_adjacent: int, doom: bool) -> dict[str, Any]:
+    """A ranged miss with allies next to the target (L801-L803).
+
+    A doom hits a random adjacent ally for the weapon's tier-3 damage, no die rolled; any
+    other miss rolls any die (a d6 here) and on an odd face a random adjacent ally takes the
+    weapon's tier-2 damage. The Referee picks the ally at random.
+    """
+    if allies_adjacent <= 0:
+        return {"ally_hit": False, "damage_tier": None, "parity_die": None}
+    if doom:
+        return {"ally_hit": True, "damage_tier": 3, "parity_die": None}
+    face = dice.roll(6)
+    odd = face % 2 == 1
+    return {"ally_hit": odd, "damage_tier": 2 if odd else None, "parity_die": face}
+
+
+def crit_extra_action(*, on_own_turn: bool) -> dict[str, Any]:
+    """A crit on an attack gives one extra action: any time this turn on your own turn,
+    otherwise it must be used at once (L815)."""
+    return {"extra_action": True, "use": "this_turn" if on_own_turn else "immediately"}

@@ -1,0 +1,480 @@
+"""Checks (Проверки, seed L152-L337): 2d10 + a characteristic, read in three tiers.
+
+There is no d20 (digest, "three facts"). The order of resolution follows the digest's
+recommended reading (ambiguity 4):
+
+1. total = natural 2d10 + characteristic + flat bonuses, with +2/-2 for a *single* advantage or
+   disadvantage;
+2. tier from the total: ≤11 → 1, 12–16 → 2, 17+ → 3 (L168-L190);
+3. a *double* advantage or disadvantage moves the tier one step instead of ±2 (L212, L218);
+4. crit (natural 19–20) forces tier 3 and doom (natural 2–3) forces tier 1, judged on the
+   unmodified dice (L194-L196);
+5. one expertise use may then raise the tier by one (L234), never on a doom.
+
+Everything here is pure: faces in, a frozen ``CheckResult`` out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from systems.core.dice import Dice
+from systems.core.ruleset import RulesError
+from systems.core.schema import msg
+
+BANDS: tuple[str, ...] = ("1", "2", "3")
+CRIT_MIN = 19  # L194
+DOOM_MAX = 3  # L196
+SINGLE_STEP = 2  # L212, L218: a single advantage is +2, a single disadvantage -2
+
+# Check kinds and which expertise categories apply to them (L238, L313, L317, L325).
+KINDS: tuple[str, ...] = ("general", "help", "attack", "casting", "resistance")
+KIND_EXPERTISE: dict[str, tuple[str, ...]] = {
+    "general": ("general",),
+    "help": ("general",),
+    "attack": ("weapon",),  # a spell attack uses magical expertise (L779)
+    "casting": ("magical",),
+    "resistance": ("general", "magical", "weapon"),  # "любая обоснованная экспертиза" (L325)
+}
+
+
+def tier_for_total(total: int) -> int:
+    """≤11 is tier 1, 12–16 tier 2, 17+ tier 3 (L170, L174, L190)."""
+    if total >= 17:
+        return 3
+    if total >= 12:
+        return 2
+    return 1
+
+
+def net_advantage(advantages: int, disadvantages: int) -> int:
+    """Net of advantage and disadvantage sources, -2..+2 (L224-L226).
+
+    ``min(A, 2) - min(D, 2)``: two or more sources make a double; a double and a single on the
+    other side leave a single "however many sources made up the double" (L225-L226).
+    """
+    if advantages < 0 or disadvantages < 0:
+        raise ValueError("source counts cannot be negative")
+    return min(advantages, 2) - min(disadvantages, 2)
+
+
+def is_crit(natural: int) -> bool:
+    return natural >= CRIT_MIN
+
+
+def is_doom(natural: int) -> bool:
+    return natural <= DOOM_MAX
+
+
+# --- advantage and disadvantage sources -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """A named reason for advantage (+1) or disadvantage (-1); ``weight`` 2 is a double."""
+
+    key: str
+    ru: str
+    en: str
+    side: int
+    weight: int
+    seed: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "ru": self.ru,
+            "en": self.en,
+            "side": "advantage" if self.side > 0 else "disadvantage",
+            "weight": self.weight,
+            "seed": self.seed,
+        }
+
+
+# Digest ambiguity 19 plus the part-A/B rules that name advantage or disadvantage.
+SOURCES: tuple[Source, ...] = (
+    Source("advantage", "Преимущество", "Advantage", 1, 1, "L210"),
+    Source("disadvantage", "Помеха", "Disadvantage", -1, 1, "L216"),
+    Source("blessed", "Благословлён", "Blessed", 1, 1, "L446"),
+    Source("weakened", "Ослаблен", "Weakened", -1, 1, "L468"),
+    Source("flanking", "Фланкирование", "Flanking", 1, 1, "L823"),
+    Source("high_ground", "Возвышенность", "High ground", 1, 1, "L831"),
+    Source("hidden", "Вы скрыты от цели", "You are hidden from the target", 1, 1, "L337"),
+    Source(
+        "hidden_source",
+        "Вас заставил бросать скрытый от вас",
+        "Forced by a creature hidden from you",
+        -1,
+        1,
+        "L337",
+    ),
+    Source("target_grabbed", "Цель схвачена", "Target grabbed", 1, 1, "L450"),
+    Source(
+        "target_prone_melee",
+        "Цель сбита с ног (ближняя атака)",
+        "Target prone (melee)",
+        1,
+        1,
+        "L456",
+    ),
+    Source(
+        "target_prone_ranged",
+        "Цель сбита с ног (дальняя атака)",
+        "Target prone (ranged)",
+        -1,
+        1,
+        "L456",
+    ),
+    Source("prone_melee", "Вы сбиты с ног (ближняя атака)", "You are prone (melee)", -1, 1, "L456"),
+    Source("cover", "Укрытие", "Cover", -1, 1, "L644"),
+    Source("dim_light", "Тусклый свет", "Dim light", -1, 1, "L586"),
+    Source("darkness", "Темнота", "Darkness", -1, 2, "L590"),
+    Source("light_concealment", "Лёгкая завеса", "Light concealment", -1, 1, "L652"),
+    Source("heavy_concealment", "Плотная завеса", "Heavy concealment", -1, 2, "L656"),
+    Source("invisible", "Невидимость", "Invisible", -1, 2, "L660"),
+    Source(
+        "sneaking_fast",
+        "Крадётесь быстрее половины скорости",
+        "Sneaking faster than half speed",
+        -1,
+        1,
+        "L337",
+    ),
+    Source(
+        "unconscious_notice",
+        "Без сознания: заметить что-либо",
+        "Unconscious: noticing",
+        -1,
+        2,
+        "L464",
+    ),
+    Source(
+        "ranged_adjacent",
+        "Дальняя атака по соседнему существу",
+        "Ranged attack at an adjacent creature",
+        -1,
+        1,
+        "L805",
+    ),
+    Source("taunted", "Насмешка", "Taunted", -1, 1, "L761"),
+    Source("improvised_weapon", "Импровизированное оружие", "Improvised weapon", -1, 1, "L811"),
+    Source(
+        "submerged",
+        "В воде без скорости плавания",
+        "Submerged without a swim speed",
+        -1,
+        1,
+        "L861",
+    ),
+    Source("run_up", "Разбег перед прыжком", "Run-up before a jump", 1, 1, "L869"),
+)
+SOURCES_BY_KEY: dict[str, Source] = {s.key: s for s in SOURCES}
+
+
+def count_sources(
+    keys: Iterable[str], *, advantages: int = 0, disadvantages: int = 0
+) -> tuple[int, int]:
+    """(A, D) from named sources (each counted once) plus unnamed extra counts."""
+    a, d = advantages, disadvantages
+    for key in dict.fromkeys(keys):
+        source = SOURCES_BY_KEY.get(key)
+        if source is None:
+            raise RulesError(
+                {"sources": [msg(f"Неизвестный источник: {key}.", f"Unknown source: {key}.")]}
+            )
+        if source.side > 0:
+            a += source.weight
+        else:
+            d += source.weight
+    return a, d
+
+
+# --- the check itself -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check, every number the table may want to see."""
+
+    faces: tuple[int, ...]
+    characteristic: str | None
+    value: int  # the characteristic's value
+    advantages: int
+    disadvantages: int
+    net: int  # -2..+2
+    bonus: int  # flat bonuses and penalties (L230), help included
+    natural: int
+    total: int | None  # None when no dice were rolled (automatic doom)
+    base_tier: int  # tier of the total alone
+    shift: int  # -1, 0, +1 from a double disadvantage or advantage
+    tier: int
+    crit: bool
+    doom: bool
+    automatic: str = ""  # "doom" (unconscious Agility/Strength), "tier3" (vs unconscious)
+    expertise: str = ""  # key of the expertise applied, if any
+    kind: str = "general"
+
+    @property
+    def band(self) -> str:
+        return str(self.tier)
+
+    @property
+    def modifier(self) -> int:
+        """Everything added to the natural dice (the ±2 of a single step included)."""
+        return self.value + self.bonus + single_step(self.net)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["faces"] = list(self.faces)
+        data["band"] = self.band
+        data["modifier"] = self.modifier
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CheckResult:
+        fields = {f.name for f in dataclasses.fields(cls)}
+        clean = {k: v for k, v in data.items() if k in fields}
+        clean["faces"] = tuple(clean["faces"])
+        return cls(**clean)
+
+
+def single_step(net: int) -> int:
+    """+2 for a single advantage, -2 for a single disadvantage, 0 otherwise (L212, L218)."""
+    if net == 1:
+        return SINGLE_STEP
+    if net == -1:
+        return -SINGLE_STEP
+    return 0
+
+
+def tier_shift(net: int) -> int:
+    """A double advantage raises the tier one step, a double disadvantage lowers it."""
+    if net >= 2:
+        return 1
+    if net <= -2:
+        return -1
+    return 0
+
+
+def evaluate(
+    faces: tuple[int, ...] | list[int],
+    *,
+    value: int = 0,
+    advantages: int = 0,
+    disadvantages: int = 0,
+    bonus: int = 0,
+    characteristic: str | None = None,
+    kind: str = "general",
+    force_tier3: bool = False,
+    force_tier3_on_doom: bool = True,
+) -> CheckResult:
+    """Read known faces as a check (digest ambiguity 4 order).
+
+    ``force_tier3`` is an attack against an unconscious target (L464): always tier 3, the
+    attacker still rolls for a crit; with ``force_tier3_on_doom`` even a doom stays tier 3
+    (digest ambiguity 5, specific beats general L114).
+    """
+    faces = tuple(faces)
+    natural = sum(faces)
+    net = net_advantage(advantages, disadvantages)
+    total = natural + value + bonus + single_step(net)
+    base = tier_for_total(total)
+    shift = tier_shift(net)
+    tier = min(3, max(1, base + shift))
+    crit, doom = is_crit(natural), is_doom(natural)
+    if crit:
+        tier = 3
+    if doom:
+        tier = 1
+    automatic = ""
+    if force_tier3 and (not doom or force_tier3_on_doom):
+        tier = 3
+        automatic = "tier3"
+    return CheckResult(
+        faces=faces,
+        characteristic=characteristic,
+        value=value,
+        advantages=advantages,
+        disadvantages=disadvantages,
+        net=net,
+        bonus=bonus,
+        natural=natural,
+        total=total,
+        base_tier=base,
+        shift=shift,
+        tier=tier,
+        crit=crit,
+        doom=doom,
+        automatic=automatic,
+        kind=kind,
+    )
+
+
+def roll_check(dice: Dice, **kwargs: Any) -> CheckResult:
+    """Roll 2d10 and read them with ``evaluate`` (L160)."""
+    faces = (dice.roll(10), dice.roll(10))
+    return evaluate(faces, **kwargs)
+
+
+def automatic_doom(
+    *,
+    characteristic: str | None,
+    value: int = 0,
+    kind: str = "general",
+    advantages: int = 0,
+    disadvantages: int = 0,
+    bonus: int = 0,
+) -> CheckResult:
+    """An unconscious creature's Agility or Strength check: doom without a roll (L464)."""
+    return CheckResult(
+        faces=(),
+        characteristic=characteristic,
+        value=value,
+        advantages=advantages,
+        disadvantages=disadvantages,
+        net=net_advantage(advantages, disadvantages),
+        bonus=bonus,
+        natural=0,
+        total=None,
+        base_tier=1,
+        shift=0,
+        tier=1,
+        crit=False,
+        doom=True,
+        automatic="doom",
+        kind=kind,
+    )
+
+
+def expertise_blocked(result: CheckResult) -> bool:
+    """A doom ignores expertise (L196); an automatic tier 3 needs none."""
+    return result.doom or result.tier >= 3
+
+
+def apply_expertise(result: CheckResult, expertise: str) -> CheckResult:
+    """One expertise use raises the tier by one, max 3 (L234); never on a doom (L196)."""
+    if result.doom:
+        raise RulesError(
+            {
+                "expertise": [
+                    msg(
+                        "При роке экспертиза не помогает (L196).",
+                        "Expertise cannot lift a doom (L196).",
+                    )
+                ]
+            }
+        )
+    if result.expertise:
+        raise RulesError(
+            {
+                "expertise": [
+                    msg(
+                        "К одной проверке — только одна экспертиза (L234).",
+                        "Only one expertise per check (L234).",
+                    )
+                ]
+            }
+        )
+    return dataclasses.replace(result, tier=min(3, result.tier + 1), expertise=expertise)
+
+
+# --- help and group checks (L299-L333) --------------------------------------------------------
+
+HELP_MODIFIER: dict[int, int] = {1: -1, 2: 1, 3: 2}  # L303-L305
+
+
+def help_modifier(tier: int) -> int:
+    """What a help check gives the helped check: -1, +1 or +2, all flat (L303-L305)."""
+    return HELP_MODIFIER[tier]
+
+
+def group_cost_payers(leader: str, helpers: Iterable[dict[str, Any]]) -> list[str]:
+    """On a tier-2 success at a cost, the leader and every helper who gave -1 pay (L333)."""
+    return [leader, *(h["name"] for h in helpers if h["modifier"] < 0)]
+
+
+# --- d100 (L108) ------------------------------------------------------------------------------
+
+
+def d100_from_faces(tens: int, units: int) -> int:
+    """Two d10 as tens and units, a 10 reading 0, double 10 reading 100: range 1–100 (L108)."""
+    value = (tens % 10) * 10 + (units % 10)
+    return 100 if value == 0 else value
+
+
+def roll_d100(dice: Dice) -> tuple[int, tuple[int, int]]:
+    tens, units = dice.roll(10), dice.roll(10)
+    return d100_from_faces(tens, units), (tens, units)
+
+
+# --- exact odds -------------------------------------------------------------------------------
+
+
+def natural_counts() -> dict[int, int]:
+    """How many of the 100 face pairs give each natural 2d10 sum."""
+    counts: dict[int, int] = {}
+    for a in range(1, 11):
+        for b in range(1, 11):
+            counts[a + b] = counts.get(a + b, 0) + 1
+    return counts
+
+
+_NATURALS = natural_counts()
+
+
+def check_odds_exact(
+    *,
+    value: int = 0,
+    advantages: int = 0,
+    disadvantages: int = 0,
+    bonus: int = 0,
+    force_tier3: bool = False,
+    force_tier3_on_doom: bool = True,
+    automatic_doom_roll: bool = False,
+    expertise: bool = False,
+) -> dict[str, Fraction]:
+    """Exact chance of tier 1/2/3 and of crit and doom (flags, not extra tiers).
+
+    ``expertise`` shows the odds when the player spends one use whenever it helps (tier < 3,
+    not a doom). Tiers sum to exactly 1.
+    """
+    out = {"1": Fraction(0), "2": Fraction(0), "3": Fraction(0)}
+    crit = doom = Fraction(0)
+    if automatic_doom_roll:
+        return {
+            "1": Fraction(1),
+            "2": Fraction(0),
+            "3": Fraction(0),
+            "crit": crit,
+            "doom": Fraction(1),
+        }
+    for natural, count in _NATURALS.items():
+        faces = (natural,)  # evaluate only needs the sum
+        r = evaluate(
+            faces,
+            value=value,
+            advantages=advantages,
+            disadvantages=disadvantages,
+            bonus=bonus,
+            force_tier3=force_tier3,
+            force_tier3_on_doom=force_tier3_on_doom,
+        )
+        tier = r.tier
+        if expertise and not r.doom and tier < 3:
+            tier += 1
+        p = Fraction(count, 100)
+        out[str(tier)] += p
+        crit += p if r.crit else 0
+        doom += p if r.doom else 0
+    out["crit"] = crit
+    out["doom"] = doom
+    return out
+
+
+def check_odds(**kwargs: Any) -> dict[str, float]:
+    """``check_odds_exact`` as floats, the shape ``Ruleset.odds`` returns."""
+    return {k: float(v) for k, v in check_odds_exact(**kwargs).items()}

@@ -1,0 +1,167 @@
+"""Conditions (Состояния, seed L440-L468) on a creature sheet, and what they do to rolls.
+
+A creature cannot gain a second instance of a condition it has (L442); objects take no
+conditions (L434). Unconscious includes prone (L464: "Вы сбиты с ног") without storing it.
+All functions return a new sheet.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from systems.core.schema import fail
+from systems.crows.inventory import speed_penalty
+from systems.crows.terms import CONDITIONS_BY_KEY, TURN_END_CONDITIONS
+
+NOISE_RANGE = 10  # squares (L464)
+
+
+def condition_keys(state: dict[str, Any]) -> set[str]:
+    """Conditions in effect, unconscious implying prone (L464)."""
+    keys = {c["key"] for c in state.get("conditions", [])}
+    if "unconscious" in keys:
+        keys.add("prone")
+    return keys
+
+
+def has_condition(state: dict[str, Any], key: str) -> bool:
+    return key in condition_keys(state)
+
+
+def add_condition(
+    state: dict[str, Any],
+    key: str,
+    *,
+    by: str = "",
+    range_: int = 1,
+    knocked_out: bool = False,
+    note: str = "",
+) -> tuple[dict[str, Any], bool]:
+    """Give a condition: (new state, added). A second instance does nothing (L442)."""
+    if key not in CONDITIONS_BY_KEY:
+        raise fail("condition", f"Нет такого состояния: {key}.", f"No such condition: {key}.")
+    if state.get("kind") == "object":
+        raise fail(
+            "condition",
+            "Предметы получают урон, но не состояния (L434).",
+            "Objects take damage but no conditions (L434).",
+        )
+    new = copy.deepcopy(state)
+    if any(c["key"] == key for c in new["conditions"]):
+        return new, False
+    new["conditions"].append(
+        {"key": key, "by": by, "range": range_, "knocked_out": knocked_out, "note": note}
+    )
+    return new, True
+
+
+def remove_condition(state: dict[str, Any], key: str) -> tuple[dict[str, Any], bool]:
+    new = copy.deepcopy(state)
+    before = len(new["conditions"])
+    new["conditions"] = [c for c in new["conditions"] if c["key"] != key]
+    return new, len(new["conditions"]) != before
+
+
+def expire_at_turn_end(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Blessed, Vulnerable and Weakened pass at the end of the dungeon turn (L446/L460/L468)."""
+    new = copy.deepcopy(state)
+    gone = [c["key"] for c in new["conditions"] if c["key"] in TURN_END_CONDITIONS]
+    new["conditions"] = [c for c in new["conditions"] if c["key"] not in TURN_END_CONDITIONS]
+    return new, gone
+
+
+def wake(state: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """End Unconscious: any damage, a loud noise within 10 squares (L464), or the end of the
+    dungeon turn for a knocked-out Referee creature (L432)."""
+    return remove_condition(state, "unconscious")
+
+
+def knocked_out(state: dict[str, Any]) -> bool:
+    return any(c["key"] == "unconscious" and c["knocked_out"] for c in state["conditions"])
+
+
+def speed(state: dict[str, Any]) -> int:
+    """Current speed: base minus 1 per backpack slot with a wound and an item (min 0, L438);
+    0 while grabbed or unconscious (L450, L464); halved while prone, rounded down (L456,
+    L118)."""
+    keys = condition_keys(state)
+    value = max(0, state["speed"] - speed_penalty(state["inventory"]))
+    if "grabbed" in keys or "unconscious" in keys:
+        return 0
+    if "prone" in keys:
+        return value // 2
+    return value
+
+
+def stand(state: dict[str, Any]) -> dict[str, Any]:
+    """Встать (L456, L733): a maneuver that ends Prone if your speed is 1 or more. The speed
+    read is the current (halved) one, literally; an unconscious creature cannot stand."""
+    keys = {c["key"] for c in state["conditions"]}
+    if "unconscious" in keys:
+        raise fail(
+            "condition",
+            "Без сознания нельзя встать (L464).",
+            "An unconscious creature cannot stand (L464).",
+        )
+    if "prone" not in keys:
+        raise fail("condition", "Вы не сбиты с ног.", "You are not prone.")
+    if speed(state) < 1:
+        raise fail(
+            "speed",
+            "Встать можно только со скоростью 1 или выше (L456).",
+            "You can stand only with speed 1 or more (L456).",
+        )
+    return remove_condition(state, "prone")[0]
+
+
+def self_sources(
+    state: dict[str, Any],
+    *,
+    kind: str,
+    attack: str,
+    characteristic: str | None,
+    purpose: str,
+) -> tuple[list[str], bool]:
+    """Advantage/disadvantage sources a creature's own conditions add to its check, and
+    whether the check is an automatic doom (unconscious Agility or Strength, L464)."""
+    keys = condition_keys(state)
+    sources: list[str] = []
+    if "blessed" in keys:
+        sources.append("blessed")  # L446: all checks
+    if "weakened" in keys:
+        sources.append("weakened")  # L468: all checks
+    if "prone" in keys and kind == "attack" and attack == "melee":
+        sources.append("prone_melee")  # L456
+    if "unconscious" in keys and characteristic == "reason" and purpose == "perceive":
+        sources.append("unconscious_notice")  # L464: double disadvantage
+    if kind == "attack" and state.get("hidden"):
+        sources.append("hidden")  # L337
+    auto_doom = "unconscious" in keys and characteristic in ("agility", "strength")
+    return sources, auto_doom
+
+
+def target_sources(target_conditions: list[str], *, kind: str, attack: str) -> tuple[list, bool]:
+    """Sources from the target's conditions on an attack, and whether it is an automatic
+    tier 3 (an unconscious target, L464)."""
+    if kind != "attack":
+        return [], False
+    keys = set(target_conditions)
+    if "unconscious" in keys:
+        keys.add("prone")
+    sources: list[str] = []
+    if "grabbed" in keys:
+        sources.append("target_grabbed")  # L450
+    if "prone" in keys and attack == "melee":
+        sources.append("target_prone_melee")  # L456
+    if "prone" in keys and attack == "ranged":
+        sources.append("target_prone_ranged")  # L456
+    return sources, "unconscious" in keys
+
+
+def blessed_attack_bonus(state: dict[str, Any], characteristic: str) -> int:
+    """Blessed attacks deal extra damage equal to the attack's characteristic (L446), never
+    negative (digest ambiguity 6)."""
+    if not has_condition(state, "blessed"):
+        return 0
+    return max(0, state["characteristics"][characteristic])

@@ -1,0 +1,233 @@
+"""Item cards (Карточки предметов, seed L377-L383) as validated JSON.
+
+The seed prints no item statistics (digest §16): slots, stack limits other than potions 5,
+locks 3 and lamp oil 2 (L360), wear-die counts, armour defence, damage tables and light radii
+are all card data. A card therefore carries every number a rule needs:
+
+``slots``, ``stack`` (per-slot limit), ``kind`` (what may share a stack, L360), ``wear``
+(count, maximum, keywords, what refuels it), ``armour`` (Защита доспеха, shield or not),
+``damage`` (per-tier profile, piercing), ``light`` (X/Y and whether it burns), ``corpse``
+(size and the gear on it, L403), and the magic flags.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from systems.core.schema import (
+    BoolField,
+    Choice,
+    ChoiceField,
+    IntField,
+    ListField,
+    ObjectField,
+    StrField,
+    fail,
+    validate,
+)
+from systems.crows.terms import (
+    CORPSE_SLOTS,
+    EXPERTISES,
+    MAGIC_SLOTS,
+    SIZES,
+    WEAPON,
+    WEAR_KEYWORDS,
+)
+
+WEAR = ObjectField(
+    ru="Кости износа",
+    en="Wear dice",
+    nullable=True,
+    default=None,
+    fields={
+        "dice": IntField(ru="Осталось костей", en="Dice left", default=0, min=0, max=20),
+        "max": IntField(ru="Максимум костей", en="Maximum dice", default=0, min=0, max=20),
+        "keywords": ListField(
+            ru="Ключевые слова",
+            en="Keywords",
+            item=ChoiceField(default="useless", choices=WEAR_KEYWORDS),
+            max_items=5,
+        ),
+        "refuel_with": StrField(
+            ru="Чем заправлять (вид предмета)", en="Refuelled with (item kind)", max_length=60
+        ),
+        "active": BoolField(
+            ru="Работает (для не-светильников)", en="Active (non-light items)", default=True
+        ),
+    },
+)
+
+ARMOUR = ObjectField(
+    ru="Защита доспеха",
+    en="Armour Defence",
+    nullable=True,
+    default=None,
+    fields={
+        "defence": IntField(ru="Защита доспеха", en="Armour Defence", default=0, min=0, max=50),
+        "max": IntField(ru="Максимум защиты", en="Maximum defence", default=0, min=0, max=50),
+        "shield": BoolField(ru="Щит", en="Shield"),
+    },
+)
+
+ATTACK_TYPES: tuple[Choice, ...] = (
+    Choice("melee", "Ближняя", "Melee"),
+    Choice("ranged", "Дальняя", "Ranged"),
+    Choice("thrown", "Метательное", "Thrown"),
+)
+WEAPON_EXPERTISE: tuple[Choice, ...] = (
+    Choice("", "—", "—"),
+    *(Choice(e.key, e.ru, e.en) for e in EXPERTISES if e.category == WEAPON),
+)
+
+DAMAGE = ObjectField(
+    ru="Урон по ступеням",
+    en="Damage profile",
+    nullable=True,
+    default=None,
+    fields={
+        "type": ChoiceField(ru="Атака", en="Attack", default="melee", choices=ATTACK_TYPES),
+        "range": IntField(ru="Дальность", en="Range", default=0, min=0, max=200),
+        "reach": IntField(ru="Досягаемость", en="Reach", default=1, min=0, max=10),
+        "expertise": ChoiceField(
+            ru="Оружейная экспертиза", en="Weapon expertise", default="", choices=WEAPON_EXPERTISE
+        ),
+        "tier1": StrField(ru="1-я ступень", en="Tier 1", max_length=200),
+        "tier2": StrField(ru="2-я ступень", en="Tier 2", max_length=200),
+        "tier3": StrField(ru="3-я ступень", en="Tier 3", max_length=200),
+        "piercing": BoolField(ru="Пробивающий урон", en="Piercing damage"),
+    },
+)
+
+LIGHT = ObjectField(
+    ru="Свет X/Y",
+    en="Light X/Y",
+    nullable=True,
+    default=None,
+    fields={
+        "bright": IntField(ru="Яркий, клеток", en="Bright squares", default=0, min=0, max=100),
+        "dim": IntField(ru="Тусклый, клеток", en="Dim squares", default=0, min=0, max=100),
+        "lit": BoolField(ru="Горит", en="Lit"),
+    },
+)
+
+CORPSE = ObjectField(
+    ru="Труп",
+    en="Corpse",
+    nullable=True,
+    default=None,
+    fields={
+        "size": ChoiceField(ru="Размер", en="Size", default="medium", choices=SIZES),
+        "gear_slots": IntField(
+            ru="Слоты снаряжения на трупе", en="Slots of gear on it", default=0, min=0, max=99
+        ),
+        "monster": BoolField(ru="Труп монстра", en="A monster's corpse", default=True),
+    },
+)
+
+ITEM = ObjectField(
+    ru="Карточка предмета",
+    en="Item card",
+    fields={
+        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64),
+        "name": StrField(ru="Название", en="Name", max_length=100),
+        "kind": StrField(
+            ru="Вид (что складывается в стопку)", en="Kind (what may stack)", max_length=60
+        ),
+        "slots": IntField(ru="Слотов", en="Slots", default=1, min=1, max=64),
+        "stack": IntField(ru="Предел стопки", en="Stack limit", default=1, min=1, max=99),
+        "magic": BoolField(ru="Магический", en="Magical"),
+        "magic_slot": ChoiceField(
+            ru="Слот магического предмета",
+            en="Magic item slot",
+            default="",
+            choices=(Choice("", "—", "—"), *MAGIC_SLOTS),
+        ),
+        "identified": BoolField(ru="Свойства известны", en="Identified", default=True),
+        "spellbook": BoolField(ru="Книга заклинаний", en="Spellbook"),
+        "fragile": BoolField(ru="Хрупкий", en="Fragile"),
+        "useless": BoolField(ru="Бесполезен", en="Useless"),
+        "value": IntField(ru="Ценность, монет", en="Value, coins", default=0, min=0, max=10**9),
+        "wear": WEAR,
+        "armour": ARMOUR,
+        "damage": DAMAGE,
+        "light": LIGHT,
+        "corpse": CORPSE,
+        "note": StrField(ru="Заметки", en="Notes", max_length=1000),
+    },
+)
+
+
+def stack_kind(card: dict[str, Any]) -> str:
+    """Items of one kind may share a stack (L360); an unnamed kind falls back to the name."""
+    return (card.get("kind") or card.get("name") or card["id"]).strip().casefold()
+
+
+def clean_item(card: dict[str, Any], *, path: str = "item") -> dict[str, Any]:
+    """A validated deep copy of a card with defaults filled in; cross-field rules checked."""
+    if not isinstance(card, dict):
+        raise fail(path, "Ожидается карточка предмета.", "Expected an item card.")
+    clean = validate(ITEM, card, path=path)
+    if not clean["id"]:
+        raise fail(f"{path}.id", "У предмета нет идентификатора.", "The item has no id.")
+    wear = clean["wear"]
+    if wear is not None:
+        if wear["max"] == 0 and wear["dice"] > 0:
+            wear["max"] = wear["dice"]
+        if wear["dice"] > wear["max"]:
+            raise fail(
+                f"{path}.wear.dice",
+                "Костей износа больше максимума.",
+                "More wear dice than the maximum.",
+            )
+        wear["keywords"] = list(dict.fromkeys(wear["keywords"]))
+    armour = clean["armour"]
+    if armour is not None:
+        if armour["max"] == 0 and armour["defence"] > 0:
+            armour["max"] = armour["defence"]
+        if armour["defence"] > armour["max"]:
+            raise fail(
+                f"{path}.armour.defence",
+                "Защита доспеха больше максимума.",
+                "Armour Defence above its maximum.",
+            )
+    if clean["magic_slot"] and not clean["magic"]:
+        raise fail(
+            f"{path}.magic_slot",
+            "Слот магического предмета бывает только у магического предмета.",
+            "Only a magic item has a magic item slot.",
+        )
+    corpse = clean["corpse"]
+    if corpse is not None:
+        base, limit = CORPSE_SLOTS[corpse["size"]]
+        clean["slots"] = base + corpse["gear_slots"]  # L403: its size's slots plus its gear
+        clean["stack"] = limit
+    return clean
+
+
+def make_item(item_id: str, name: str = "", **fields: Any) -> dict[str, Any]:
+    """Build a valid card from keyword fields (tests, seeds, the web layer's defaults)."""
+    return clean_item({"id": item_id, "name": name or item_id, **fields})
+
+
+def corpse_card(
+    item_id: str,
+    name: str,
+    size: str,
+    *,
+    gear: list[dict[str, Any]] | None = None,
+    monster: bool = True,
+) -> dict[str, Any]:
+    """A corpse to carry (L403-L416): slots of its size plus the slots of the gear on it.
+
+    The corpse and its gear are one block of one slot type (digest ambiguity 14); so a Large
+    corpse (8) fits only a backpack and Huge (16) or Охренеть! (32) fits no single PC.
+    """
+    gear_slots = sum(clean_item(g)["slots"] for g in (gear or []))
+    return clean_item(
+        {
+            "id": item_id,
+            "name": name,
+            "kind": f"corpse:{size}:{name}".casefold(),
+            "corpse": {"size": size, "gear_slots": gear_slots, "monster": monster},
+        }
+    )

@@ -1,0 +1,366 @@
+"""Crows state shapes as field specs: the creature sheet, the campaign's dungeon clock and the
+campaign settings (seed 001; numbers the seed leaves to character data have plain defaults).
+
+One spec serves the form, the API and validation (``systems.core.schema``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from systems.core.schema import (
+    BoolField,
+    Choice,
+    ChoiceField,
+    IntField,
+    ListField,
+    ObjectField,
+    StrField,
+    fail,
+    validate,
+)
+from systems.crows.inventory import INVENTORY, validate_inventory
+from systems.crows.terms import (
+    CHARACTERISTICS,
+    CONDITION_CHOICES,
+    CREATURE_KINDS,
+    EFFECT_DURATIONS,
+    EXPERTISE_CHOICES,
+    SIZES,
+)
+
+EXPERTISE_ENTRY = ObjectField(
+    ru="Экспертиза",
+    en="Expertise",
+    fields={
+        "key": ChoiceField(
+            ru="Экспертиза", en="Expertise", default=None, required=True, choices=EXPERTISE_CHOICES
+        ),
+        "uses": IntField(ru="Осталось применений", en="Uses left", default=1, min=0, max=99),
+        "max": IntField(ru="Применений", en="Uses", default=1, min=0, max=99),
+    },
+)
+
+CONDITION_ENTRY = ObjectField(
+    ru="Состояние",
+    en="Condition",
+    fields={
+        "key": ChoiceField(
+            ru="Состояние", en="Condition", default=None, required=True, choices=CONDITION_CHOICES
+        ),
+        "by": StrField(ru="Кем / чем", en="By whom / what", max_length=100),
+        "range": IntField(ru="Дальность захвата", en="Grab range", default=1, min=0, max=100),
+        "knocked_out": BoolField(
+            ru="Оглушён вместо смерти (очнётся в конце хода подземелья)",
+            en="Knocked out instead of killed (wakes at the end of the dungeon turn)",
+        ),
+        "note": StrField(ru="Заметка", en="Note", max_length=200),
+    },
+)
+
+EFFECT = ObjectField(
+    ru="Эффект",
+    en="Effect",
+    fields={
+        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64),
+        "name": StrField(ru="Название", en="Name", max_length=100),
+        "duration": ChoiceField(
+            ru="Длительность", en="Duration", default="wear_dice", choices=EFFECT_DURATIONS
+        ),
+        "wear_dice": IntField(ru="Кости износа", en="Wear dice", default=0, min=0, max=20),
+        "source": StrField(ru="Источник", en="Source", max_length=100),
+        "note": StrField(ru="Заметка", en="Note", max_length=500),
+    },
+)
+
+PREPARED = ObjectField(
+    ru="Подготовка к задаче",
+    en="Prepared task",
+    fields={
+        "task": StrField(ru="Задача и место", en="Task and place", max_length=200),
+        "bonus": IntField(ru="Бонус", en="Bonus", default=2, min=0, max=10),
+    },
+)
+
+SHEET = ObjectField(
+    ru="Лист существа",
+    en="Creature sheet",
+    fields={
+        "name": StrField(ru="Имя", en="Name", max_length=100),
+        "kind": ChoiceField(ru="Кто это", en="Kind", default="pc", choices=CREATURE_KINDS),
+        "uses_wounds": BoolField(
+            ru="Получает раны (пусто — по виду существа)",
+            en="Takes wounds (empty: by kind)",
+            nullable=True,
+            default=None,
+        ),
+        "size": ChoiceField(ru="Размер", en="Size", default="medium", choices=SIZES),
+        "characteristics": ObjectField(
+            ru="Характеристики",
+            en="Characteristics",
+            fields={
+                c.key: IntField(ru=c.ru, en=c.en, default=0, min=-5, max=5) for c in CHARACTERISTICS
+            },
+        ),
+        "stamina": IntField(ru="Выносливость", en="Stamina", default=6, min=0, max=999),
+        "stamina_max": IntField(
+            ru="Максимум Выносливости", en="Maximum Stamina", default=6, min=0, max=999
+        ),
+        "speed": IntField(
+            ru="Скорость (без ран)",
+            en="Speed (before wounds)",
+            default=6,
+            min=0,
+            max=99,
+            help_ru="Числа нет в правилах: это данные персонажа.",
+            help_en="Not in the seed: character data.",
+        ),
+        "armour_defence": ObjectField(
+            ru="Собственная Защита доспеха (существа Рефери)",
+            en="Natural Armour Defence (Referee creatures)",
+            fields={
+                "value": IntField(ru="Защита", en="Defence", default=0, min=0, max=50),
+                "max": IntField(ru="Максимум", en="Maximum", default=0, min=0, max=50),
+            },
+        ),
+        "expertises": ListField(
+            ru="Экспертизы", en="Expertises", item=EXPERTISE_ENTRY, max_items=30
+        ),
+        "conditions": ListField(ru="Состояния", en="Conditions", item=CONDITION_ENTRY, max_items=6),
+        "effects": ListField(ru="Эффекты", en="Effects", item=EFFECT, max_items=30),
+        "inventory": INVENTORY,
+        "prepared": ListField(
+            ru="Подготовка к задачам (+2 до конца следующего отдыха)",
+            en="Prepared tasks (+2 until the end of the next rest)",
+            item=PREPARED,
+            max_items=10,
+        ),
+        "retry_locks": ListField(
+            ru="Нельзя повторить, пока не изменятся обстоятельства",
+            en="Cannot retry until circumstances change",
+            item=StrField(max_length=200),
+            max_items=50,
+        ),
+        "hidden": BoolField(ru="Скрыт", en="Hidden"),
+        "dead": BoolField(ru="Мёртв / уничтожен", en="Dead / destroyed"),
+        "town": ObjectField(
+            ru="Занятия в городе",
+            en="Town activities",
+            fields={
+                "day": IntField(ru="День", en="Day", default=0, min=0, max=100_000),
+                "activities": IntField(
+                    ru="Занятий сегодня", en="Activities today", default=0, min=0, max=4
+                ),
+                "tended_day": IntField(
+                    ru="Раны обработаны в день", en="Wounds tended on day", default=-1, min=-1
+                ),
+                "tend_pending": BoolField(
+                    ru="Ждёт сна после обработки ран", en="Awaits sleep after tending"
+                ),
+            },
+        ),
+        "notes": StrField(ru="Заметки", en="Notes", max_length=4000),
+    },
+)
+
+PENDING_ENCOUNTER = ObjectField(
+    ru="Ожидаемая встреча",
+    en="Pending encounter",
+    fields={
+        "signed_turn": IntField(ru="Знак на ходу", en="Sign on turn", default=0, min=0),
+        "due_turn": IntField(ru="Встреча на ходу", en="Due on turn", default=0, min=0),
+        "roll": IntField(ru="Бросок", en="Roll", default=9, min=1, max=10),
+        "source": StrField(ru="Откуда", en="Source", max_length=40),
+    },
+)
+
+REST = ObjectField(
+    ru="Отдых",
+    en="Rest",
+    nullable=True,
+    default=None,
+    fields={
+        "place": ChoiceField(
+            ru="Где",
+            en="Where",
+            default="dungeon",
+            choices=(
+                Choice("dungeon", "В подземелье", "In a dungeon"),
+                Choice("wild", "В глуши", "In the wild"),
+                Choice("town", "В городе", "In town"),
+            ),
+        ),
+        "miasma": BoolField(ru="В Миазме", en="In the Miasma"),
+        "hide_camp_by": StrField(ru="Лагерь укрыл", en="Camp hidden by", max_length=100),
+        "midpoint_done": BoolField(ru="Середина пройдена", en="Midpoint passed"),
+        "encounter_checked": BoolField(ru="Проверка на встречу", en="Encounter checked"),
+        "threshold": IntField(ru="Порог встречи", en="Encounter threshold", default=9, min=1),
+        "lights_rolled": BoolField(ru="Огни уже бросали", en="Lights already rolled"),
+    },
+)
+
+CAMPAIGN = ObjectField(
+    ru="Часы подземелья",
+    en="Dungeon clock",
+    fields={
+        "in_dungeon": BoolField(ru="В подземелье", en="In a dungeon"),
+        "dungeon": StrField(ru="Подземелье", en="Dungeon", max_length=100),
+        "turn": IntField(ru="Ход подземелья", en="Dungeon turn", default=0, min=0, max=1_000_000),
+        "first_visit": BoolField(ru="Первый визит", en="First visit"),
+        "visited": ListField(
+            ru="Посещённые подземелья (награда за жадность не повторяется)",
+            en="Dungeons visited (the greed reward never repeats)",
+            item=StrField(max_length=100),
+            max_items=500,
+        ),
+        "populated": BoolField(
+            ru="Уровень густо населён (больше 20 существ)",
+            en="Densely populated level (more than 20 creatures)",
+        ),
+        "chaos": BoolField(
+            ru="Оставлено много хаоса (след из тел)", en="Lots of chaos left (trail of bodies)"
+        ),
+        "threshold_bonus": IntField(
+            ru="Поправка порога встречи", en="Threshold adjustment", default=0, min=-9, max=9
+        ),
+        "pending_encounters": ListField(
+            ru="Ожидаемые встречи", en="Pending encounters", item=PENDING_ENCOUNTER, max_items=20
+        ),
+        "effects": ListField(ru="Эффекты вокруг", en="Area effects", item=EFFECT, max_items=30),
+        "rooms_left": IntField(
+            ru="Комнат до конца хода (вариант 1d6 комнат)",
+            en="Rooms left this turn (1d6-rooms variant)",
+            nullable=True,
+            default=None,
+            min=0,
+            max=6,
+        ),
+        "outside_hours": IntField(
+            ru="Часы вне подземелья (остаток)", en="Hours outside (remainder)", default=0, min=0
+        ),
+        "rest": REST,
+    },
+)
+
+SETTINGS = ObjectField(
+    ru="Настройки кампании",
+    en="Campaign settings",
+    fields={
+        "turn_minutes": IntField(
+            ru="Длина хода подземелья, минут (30; спокойнее 60, напряжённее 20)",
+            en="Dungeon turn length, minutes (30; calmer 60, tenser 20)",
+            default=30,
+            min=1,
+            max=240,
+        ),
+        "turn_mode": ChoiceField(
+            ru="Конец хода",
+            en="Turn ends",
+            default="timer",
+            choices=(
+                Choice("timer", "По таймеру", "On the timer"),
+                Choice("rooms", "После 1d6 комнат", "After 1d6 rooms"),
+            ),
+        ),
+        "damage_spill": BoolField(
+            ru="Остаток урона переходит: доспех → Выносливость → раны",
+            en="Leftover damage spills over: armour → Stamina → wounds",
+            default=True,
+        ),
+        "suffocation_piercing": BoolField(
+            ru="Урон от удушья пробивающий", en="Suffocation damage is piercing"
+        ),
+        "unconscious_tier3_on_doom": BoolField(
+            ru="Атака по бессознательному — 3-я ступень даже при роке",
+            en="An attack on an unconscious target is tier 3 even on a doom",
+            default=True,
+        ),
+        "roll_with_pending_encounter": BoolField(
+            ru="Проверять встречу, даже если встреча уже ожидается",
+            en="Check for encounters even when one is pending",
+            default=True,
+        ),
+        "rest_lights_roll": BoolField(
+            ru="Непотушенный свет на отдыхе бросает износ раз в 2 часа",
+            en="A light left burning during a rest rolls wear every 2 hours",
+            default=True,
+        ),
+        "magic_in_inventory": BoolField(
+            ru="Надетые магические предметы занимают и слоты инвентаря",
+            en="Worn magic items also use inventory slots",
+        ),
+    },
+)
+
+
+# --- cleaning ---------------------------------------------------------------------------------
+
+
+def clean_settings(settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The campaign's settings with defaults filled in."""
+    return validate(SETTINGS, settings or {}, path="settings")
+
+
+def clean_campaign(campaign: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A validated deep copy of the dungeon clock."""
+    clean = validate(CAMPAIGN, campaign or {}, path="campaign")
+    ids = [e["id"] for e in clean["effects"]]
+    if len(ids) != len(set(ids)):
+        raise fail("campaign.effects", "Эффекты с одинаковым id.", "Duplicate effect ids.")
+    return clean
+
+
+def clean_character(
+    state: dict[str, Any], *, settings: dict[str, Any] | None = None, path: str = ""
+) -> dict[str, Any]:
+    """A validated deep copy of a creature sheet, with the slot rules checked."""
+    magic_in_inventory = bool((settings or {}).get("magic_in_inventory", False))
+    clean = validate(SHEET, state, path=path)
+    clean["inventory"] = validate_inventory(
+        clean["inventory"], magic_in_inventory=magic_in_inventory
+    )
+    prefix = f"{path}." if path else ""
+    if clean["stamina"] > clean["stamina_max"]:
+        raise fail(
+            f"{prefix}stamina",
+            "Выносливость не может быть выше максимума.",
+            "Stamina cannot exceed its maximum.",
+        )
+    natural = clean["armour_defence"]
+    if natural["max"] == 0 and natural["value"] > 0:
+        natural["max"] = natural["value"]
+    if natural["value"] > natural["max"]:
+        raise fail(
+            f"{prefix}armour_defence",
+            "Защита доспеха выше максимума.",
+            "Armour Defence above its maximum.",
+        )
+    keys = [e["key"] for e in clean["expertises"]]
+    if len(keys) != len(set(keys)):
+        raise fail(
+            f"{prefix}expertises", "Экспертиза указана дважды.", "An expertise is listed twice."
+        )
+    for i, entry in enumerate(clean["expertises"]):
+        if entry["uses"] > entry["max"]:
+            raise fail(
+                f"{prefix}expertises.{i}.uses",
+                "Применений больше максимума.",
+                "More uses than the maximum.",
+            )
+    conditions = [c["key"] for c in clean["conditions"]]
+    if len(conditions) != len(set(conditions)):
+        raise fail(
+            f"{prefix}conditions",
+            "Второй экземпляр состояния получить нельзя (L442).",
+            "A condition cannot be had twice (L442).",
+        )
+    if clean["kind"] == "object" and clean["conditions"]:
+        raise fail(
+            f"{prefix}conditions",
+            "Предметы не получают состояний (L434).",
+            "Objects take no conditions (L434).",
+        )
+    effects = [e["id"] for e in clean["effects"]]
+    if len(effects) != len(set(effects)):
+        raise fail(f"{prefix}effects", "Эффекты с одинаковым id.", "Duplicate effect ids.")
+    return clean
