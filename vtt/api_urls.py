@@ -43,6 +43,7 @@ urlpatterns = [
         name="api-roll-reveal",
     ),
     path("campaigns/<int:pk>/chat/", table_api.Chat.as_view(), name="api-chat"),
+    path("campaigns/<int:pk>/clock/", table_api.Clock.as_view(), name="api-clock"),
     path("campaigns/<int:pk>/events/", table_api.Events.as_view(), name="api-events"),
     path(
         "campaigns/<int:pk>/events/verify/",

@@ -8,6 +8,7 @@ can also be read from a file named by ``<NAME>_FILE`` (Docker and systemd secret
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import environ
@@ -174,6 +175,16 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
 SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=20)
+# The shortest dungeon turn the API accepts (tests and demos use seconds; tables use minutes).
+CLOCK_MIN_SECONDS = env.int("CLOCK_MIN_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE = {
+    # Ends turns whose deadline passed while every worker was down (the ETA task is the
+    # fast path; this is the safety net).
+    "sweep-clocks": {"task": "vtt.table.sweep_clocks", "schedule": 15.0},
+}
+# ETA tasks wait in Redis up to a turn (60 min max); keep them invisible longer than that so
+# they are not redelivered early (a redelivery would still be a no-op, see vtt/table/clock.py).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 4 * 3600}
 
 # --- Auth, sessions, security ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -272,3 +283,11 @@ LOGGING = {
 
 # Demo logins printed by `make run`; never used outside seed_demo.
 DEMO_PASSWORD = env.str("DEMO_PASSWORD", default="demo-vtt-2026")
+
+# --- Process tuning (docs/performance.md) ------------------------------------------------------
+# A daphne process runs its event loop (sockets, Redis) in one thread and every sync view in
+# another, under one GIL. A thread that released the GIL for I/O waits up to the switch interval
+# to get it back while another thread computes, once per socket write or database round trip.
+GIL_SWITCH_INTERVAL_MS = env.float("GIL_SWITCH_INTERVAL_MS", default=0.0)
+if GIL_SWITCH_INTERVAL_MS > 0:
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_MS / 1000)

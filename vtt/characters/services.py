@@ -442,3 +442,8 @@ def move_odds(character: Character, move: str, params: dict[str, Any]) -> dict[s
         raise invalid_from_rules(exc, code="move_refused") from exc
     except TypeError:
         return get_ruleset(character.ruleset).odds(move, copy.deepcopy(character.state), **params)
+
+
+def record_procedure_result(character: Character, new_state: dict, *, reason: str) -> None:
+    """Save a state produced by a table procedure (e.g. the end of a dungeon turn)."""
+    _save_version(character, actor=None, new_state=new_state, reason=reason)

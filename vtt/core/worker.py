@@ -8,6 +8,7 @@ import threading
 from datetime import timedelta
 
 from celery import bootsteps
+from celery.signals import worker_ready
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
@@ -95,4 +96,27 @@ def start_embedded_worker() -> None:
         loglevel="INFO",
     )
     threading.Thread(target=worker.start, name="embedded-celery", daemon=True).start()
+    threading.Thread(target=_sweep_forever, name="embedded-sweeper", daemon=True).start()
     log.info("embedded Celery worker started (broker %s)", settings.CELERY_BROKER_URL)
+
+
+def _sweep_forever(interval: float = 15.0) -> None:
+    """Embedded mode has no beat process: sweep overdue clocks from a thread instead."""
+    import time
+
+    from vtt.table.clock import sweep
+
+    while True:
+        try:
+            sweep()
+        except Exception:
+            log.exception("clock sweep failed")
+        finally:
+            connection.close()
+        time.sleep(interval)
+
+
+@worker_ready.connect
+def _sweep_on_start(sender=None, **kwargs) -> None:
+    """A worker that starts after downtime ends the turns that came due meanwhile."""
+    app.send_task("vtt.table.sweep_clocks")

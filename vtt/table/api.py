@@ -12,9 +12,9 @@ from rest_framework.views import APIView
 from vtt.campaigns.models import Role
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize
-from vtt.table import services
+from vtt.table import clock, services
 from vtt.table.events import verify_chain, visible_events, wire
-from vtt.table.models import EventCursor, Visibility
+from vtt.table.models import DungeonClock, EventCursor, Visibility
 
 ROLL_BUCKET = TokenBucket("roll", burst=10, per_second=2)
 CHAT_BUCKET = TokenBucket("chat", burst=20, per_second=2)
@@ -330,3 +330,56 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     if not low <= value <= high:
         raise Invalid(f"{name} must be between {low} and {high}", fields={name: ["range"]})
     return value
+
+
+# --- dungeon-turn clock --------------------------------------------------------------------
+
+
+class ClockSnapshot(serializers.Serializer):
+    state = serializers.CharField()
+    turn = serializers.IntegerField()
+    mode = serializers.CharField()
+    length_seconds = serializers.IntegerField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    remaining_seconds = serializers.FloatField(allow_null=True)
+    rooms_left = serializers.IntegerField(allow_null=True)
+    server_time = serializers.DateTimeField()
+
+
+class ClockRequest(serializers.Serializer):
+    action = serializers.ChoiceField(
+        choices=["start", "pause", "resume", "stop", "configure", "room"]
+    )
+    length_seconds = serializers.IntegerField(required=False, allow_null=True)
+    mode = serializers.ChoiceField(choices=["timer", "rooms"], required=False)
+    dungeon = serializers.CharField(max_length=100, required=False, allow_blank=True)
+
+
+class Clock(APIView):
+    @extend_schema(responses=ClockSnapshot)
+    def get(self, request: Request, pk: int) -> Response:
+        authorize(request.user, pk, Action.VIEW)
+        row = DungeonClock.objects.filter(campaign_id=pk).first() or DungeonClock(campaign_id=pk)
+        return Response(clock.clock_snapshot(row))
+
+    @extend_schema(request=ClockRequest, responses=ClockSnapshot)
+    def post(self, request: Request, pk: int) -> Response:
+        """Start, pause, resume, stop or configure the clock; `room` marks a room explored in
+        rooms mode. Referee only; every change is an event."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        data = _valid(ClockRequest, request)
+        campaign, actor, action = membership.campaign, request.user, data["action"]
+        if action == "configure":
+            clock.clock_configure(
+                campaign=campaign,
+                actor=actor,
+                length_seconds=data.get("length_seconds"),
+                mode=data.get("mode"),
+            )
+        elif action == "start":
+            clock.clock_start(campaign=campaign, actor=actor, dungeon=data.get("dungeon", ""))
+        elif action == "room":
+            clock.clock_room_explored(campaign=campaign, actor=actor)
+        else:
+            getattr(clock, f"clock_{action}")(campaign=campaign, actor=actor)
+        return Response(clock.clock_snapshot(DungeonClock.objects.get(campaign_id=pk)))

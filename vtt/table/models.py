@@ -122,3 +122,30 @@ class InitiativeState(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round}"
+
+
+class ClockState(models.TextChoices):
+    STOPPED = "stopped", _("Stopped")
+    RUNNING = "running", _("Running")
+    PAUSED = "paused", _("Paused")
+
+
+class DungeonClock(models.Model):
+    """The campaign's dungeon-turn clock (DESIGN.md, "Timers"). Browsers draw the countdown
+    from ``deadline``; a Celery task carrying ``turn`` ends the turn, guarded by a row lock."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, primary_key=True)
+    state = models.CharField(max_length=16, choices=ClockState.choices, default="stopped")
+    turn = models.PositiveIntegerField(default=0)
+    mode = models.CharField(max_length=16, default="timer")  # "timer" or "rooms"
+    length_seconds = models.PositiveIntegerField(default=30 * 60)
+    deadline = models.DateTimeField(null=True, blank=True)
+    remaining_seconds = models.FloatField(null=True, blank=True)
+    rooms_left = models.PositiveIntegerField(null=True, blank=True)
+    # The ruleset's own dungeon state (Crows: encounter signs, threshold, effects...).
+    ruleset_state = models.JSONField(default=dict, blank=True)
+    turns_ended = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"clock {self.campaign_id}: turn {self.turn} {self.state}"

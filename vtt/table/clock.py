@@ -1,0 +1,306 @@
+"""The dungeon-turn clock: start, pause, resume, and ending a turn exactly once.
+
+Ending a turn is guarded, not trusted: the Celery task carries the turn number it was scheduled
+for, locks the clock row and does nothing unless that turn is still current, running and past
+its deadline. So a retried task, a second worker, a redelivered ETA message (Redis redelivers
+after its visibility timeout) and the periodic sweep can all fire, and the turn ends once.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from systems import get_ruleset
+from systems.core.dice import Dice, RandomDice
+from systems.core.ruleset import RulesError
+from vtt.accounts.models import User
+from vtt.campaigns.models import Campaign
+from vtt.core.errors import Conflict, Invalid, invalid_from_rules
+from vtt.table.models import ClockState, DungeonClock
+from vtt.table.models import Visibility as V
+from vtt.table.services import publish
+
+log = logging.getLogger(__name__)
+
+LENGTH_CHOICES_MINUTES = (20, 30, 60)
+# Events of the end-of-turn procedure that only the referee sees (Crows: encounter rolls).
+REFEREE_ONLY_KINDS = {"encounter_check", "encounter_overdue"}
+
+
+def _lock(campaign: Campaign | int) -> DungeonClock:
+    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
+    clock, _created = DungeonClock.objects.select_for_update().get_or_create(
+        campaign_id=campaign_id
+    )
+    return clock
+
+
+def clock_snapshot(clock: DungeonClock) -> dict[str, Any]:
+    return {
+        "state": clock.state,
+        "turn": clock.turn,
+        "mode": clock.mode,
+        "length_seconds": clock.length_seconds,
+        "deadline": clock.deadline.isoformat() if clock.deadline else None,
+        "remaining_seconds": clock.remaining_seconds,
+        "rooms_left": clock.rooms_left,
+        "server_time": timezone.now().isoformat(),
+    }
+
+
+def _publish_clock(clock: DungeonClock, actor: User | None, kind: str = "clock") -> None:
+    publish(campaign=clock.campaign_id, kind=kind, payload=clock_snapshot(clock), actor=actor)
+
+
+def _schedule(clock: DungeonClock) -> None:
+    """Enqueue the end of the current turn for its deadline, after the transaction commits."""
+    if clock.state != ClockState.RUNNING or clock.deadline is None:
+        return
+    from vtt.table.tasks import end_turn
+
+    campaign_id, turn, deadline = clock.campaign_id, clock.turn, clock.deadline
+    transaction.on_commit(lambda: end_turn.apply_async(args=[campaign_id, turn], eta=deadline))
+
+
+def _length_for(campaign: Campaign, length_seconds: int | None) -> int:
+    if length_seconds is not None:
+        low = settings.CLOCK_MIN_SECONDS
+        if not low <= length_seconds <= 3 * 3600:
+            raise Invalid(
+                _("A turn lasts from %(low)d seconds to 3 hours.") % {"low": low},
+                fields={"length_seconds": [f"{low}–10800"]},
+            )
+        return length_seconds
+    rules = Campaign.objects.filter(pk=campaign.pk).values_list("rules", flat=True).first()
+    minutes = (rules or {}).get("turn_minutes", 30)
+    return int(minutes) * 60
+
+
+@transaction.atomic
+def clock_configure(
+    *,
+    campaign: Campaign,
+    actor: User,
+    length_seconds: int | None = None,
+    mode: str | None = None,
+) -> DungeonClock:
+    clock = _lock(campaign)
+    if clock.state == ClockState.RUNNING:
+        raise Conflict(_("Pause the clock before changing it."), code="clock_running")
+    if mode is not None:
+        if mode not in ("timer", "rooms"):
+            raise Invalid(_("Mode is timer or rooms."), fields={"mode": ["timer, rooms"]})
+        clock.mode = mode
+    clock.length_seconds = _length_for(campaign, length_seconds)
+    clock.save()
+    _publish_clock(clock, actor)
+    return clock
+
+
+def _enter_dungeon(clock: DungeonClock, campaign: Campaign, dungeon: str, dice: Dice) -> None:
+    """Rulesets with a dungeon state (Crows) need the party inside before turns can end."""
+    ruleset = get_ruleset(campaign.ruleset)
+    if not hasattr(ruleset, "end_dungeon_turn") or not hasattr(ruleset, "default_campaign"):
+        return
+    state = clock.ruleset_state or ruleset.default_campaign()
+    if state.get("in_dungeon"):
+        return
+    try:
+        outcome = ruleset.resolve(
+            "enter_dungeon",
+            state,
+            dice=dice,
+            settings=campaign.rules or None,
+            dungeon=(dungeon or campaign.name)[:100],
+        )
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="clock_refused") from exc
+    clock.ruleset_state = outcome.state
+    publish(
+        campaign=campaign,
+        kind="turn.entered",
+        payload={"dungeon": outcome.state.get("dungeon"), "text": outcome.text.as_dict()},
+    )
+
+
+@transaction.atomic
+def clock_start(
+    *, campaign: Campaign, actor: User, dice: Dice | None = None, dungeon: str = ""
+) -> DungeonClock:
+    """Start (or restart after a stop) the turn clock: turn 1 unless already counting."""
+    clock = _lock(campaign)
+    _enter_dungeon(clock, campaign, dungeon, dice or RandomDice())
+    if clock.state == ClockState.RUNNING:
+        raise Conflict(_("The clock is already running."), code="clock_running")
+    if clock.state == ClockState.PAUSED:
+        raise Conflict(_("The clock is paused: resume it."), code="clock_paused")
+    clock.turn = max(clock.turn, 0) + 1
+    clock.state = ClockState.RUNNING
+    clock.remaining_seconds = None
+    if clock.mode == "rooms":
+        clock.deadline = None
+        clock.rooms_left = (dice or RandomDice()).roll(6)
+    else:
+        clock.deadline = timezone.now() + timedelta(seconds=clock.length_seconds)
+        clock.rooms_left = None
+    clock.save()
+    _publish_clock(clock, actor)
+    _schedule(clock)
+    return clock
+
+
+@transaction.atomic
+def clock_pause(*, campaign: Campaign, actor: User) -> DungeonClock:
+    clock = _lock(campaign)
+    if clock.state != ClockState.RUNNING:
+        raise Conflict(_("The clock is not running."), code="clock_not_running")
+    if clock.deadline is not None:
+        clock.remaining_seconds = max(0.0, (clock.deadline - timezone.now()).total_seconds())
+    clock.deadline = None
+    clock.state = ClockState.PAUSED
+    clock.save()
+    _publish_clock(clock, actor)
+    return clock
+
+
+@transaction.atomic
+def clock_resume(*, campaign: Campaign, actor: User) -> DungeonClock:
+    clock = _lock(campaign)
+    if clock.state != ClockState.PAUSED:
+        raise Conflict(_("The clock is not paused."), code="clock_not_paused")
+    clock.state = ClockState.RUNNING
+    if clock.mode == "timer":
+        remaining = clock.remaining_seconds or clock.length_seconds
+        clock.deadline = timezone.now() + timedelta(seconds=remaining)
+    clock.remaining_seconds = None
+    clock.save()
+    _publish_clock(clock, actor)
+    _schedule(clock)
+    return clock
+
+
+@transaction.atomic
+def clock_stop(*, campaign: Campaign, actor: User) -> DungeonClock:
+    clock = _lock(campaign)
+    clock.state = ClockState.STOPPED
+    clock.deadline = None
+    clock.remaining_seconds = None
+    clock.save()
+    _publish_clock(clock, actor)
+    return clock
+
+
+@transaction.atomic
+def clock_room_explored(*, campaign: Campaign, actor: User, dice: Dice | None = None) -> bool:
+    """Rooms mode: one room done; the turn ends when the rolled number of rooms is explored."""
+    clock = _lock(campaign)
+    if clock.mode != "rooms" or clock.state != ClockState.RUNNING:
+        raise Conflict(_("The clock is not counting rooms."), code="clock_not_rooms")
+    clock.rooms_left = max(0, (clock.rooms_left or 1) - 1)
+    clock.save()
+    if clock.rooms_left > 0:
+        _publish_clock(clock, actor)
+        return False
+    _end_turn_locked(clock, actor=actor, dice=dice or RandomDice())
+    return True
+
+
+ENDED, EARLY, STALE = "ended", "early", "stale"
+
+
+def end_turn(campaign_id: int, turn: int, *, dice: Dice | None = None) -> str:
+    """Called by the task and the sweep: ``ended`` if this call ended the turn, ``early`` if
+    the turn is current but not yet due (re-enqueue), ``stale`` otherwise (do nothing)."""
+    with transaction.atomic():
+        clock = DungeonClock.objects.select_for_update().filter(campaign_id=campaign_id).first()
+        # The guard: only the current, running turn whose deadline has passed. Everything
+        # else (a duplicate, a stale task after pause/resume, an early redelivery) is a no-op.
+        if clock is None or clock.turn != turn or clock.state != ClockState.RUNNING:
+            return STALE
+        if clock.deadline is None:
+            return STALE
+        if clock.deadline > timezone.now():
+            return EARLY
+        _end_turn_locked(clock, actor=None, dice=dice or RandomDice())
+        return ENDED
+
+
+def _end_turn_locked(clock: DungeonClock, *, actor: User | None, dice: Dice) -> None:
+    from vtt.characters.models import Character
+    from vtt.characters.services import record_procedure_result
+
+    campaign = Campaign.objects.get(pk=clock.campaign_id)
+    ruleset = get_ruleset(campaign.ruleset)
+    ended_turn = clock.turn
+    procedure = getattr(ruleset, "end_dungeon_turn", None)
+    results: list[dict[str, Any]] = []
+    if procedure is not None:
+        characters = list(
+            Character.objects.select_for_update().filter(campaign=campaign).order_by("pk")
+        )
+        state = clock.ruleset_state or (
+            ruleset.default_campaign() if hasattr(ruleset, "default_campaign") else {}
+        )
+        state = {**state, "turn": ended_turn - 1 if state.get("turn") is None else state["turn"]}
+        outcome = procedure(
+            state, [c.state for c in characters], dice=dice, settings=campaign.rules or None
+        )
+        clock.ruleset_state = outcome.campaign
+        for character, new_state in zip(characters, outcome.characters, strict=True):
+            record_procedure_result(character, new_state, reason=f"dungeon_turn:{ended_turn}")
+        for event in outcome.events:
+            index = event.get("character")
+            hidden = index is not None and characters[index].hidden
+            results.append(event)
+            publish(
+                campaign=campaign,
+                kind=f"turn.{event.get('type', 'event')}",
+                payload={**event, "turn": ended_turn},
+                visibility=V.BLIND
+                if hidden or event.get("type") in REFEREE_ONLY_KINDS
+                else V.EVERYONE,
+            )
+    clock.turns_ended += 1
+    clock.turn = ended_turn + 1
+    if clock.mode == "rooms":
+        clock.rooms_left = dice.roll(6)
+        clock.deadline = None
+    else:
+        # From the old deadline, not from now: turns do not drift when the worker is late.
+        base = clock.deadline or timezone.now()
+        clock.deadline = base + timedelta(seconds=clock.length_seconds)
+    clock.save()
+    publish(
+        campaign=campaign,
+        kind="turn.ended",
+        payload={"turn": ended_turn, "next": clock_snapshot(clock), "results": len(results)},
+        actor=actor,
+    )
+    _schedule(clock)
+
+
+def overdue_turns(now=None) -> list[tuple[int, int]]:
+    now = now or timezone.now()
+    return list(
+        DungeonClock.objects.filter(
+            state=ClockState.RUNNING, deadline__isnull=False, deadline__lte=now
+        ).values_list("campaign_id", "turn")
+    )
+
+
+def sweep() -> int:
+    """End every turn whose deadline passed while no worker was there to do it."""
+    ended = 0
+    for campaign_id, turn in overdue_turns():
+        try:
+            ended += end_turn(campaign_id, turn) == ENDED
+        except Exception:
+            log.exception("sweep failed for campaign %s turn %s", campaign_id, turn)
+    return ended
