@@ -11,4 +11,5 @@ urlpatterns = [
     path("api/", include("vtt.api_urls")),
     path("admin/", admin.site.urls),
     path("", include("vtt.campaigns.urls")),
+    path("", include("vtt.table.urls")),
 ]

@@ -1,0 +1,870 @@
+/* The live table: the event log over the socket, presence, hidden-roll verification and the
+ * initiative tracker. Protocol: docs/table-protocol.md. Writes go over HTTP (htmx forms for
+ * rolls and chat, the REST API for reveal and initiative); the socket only pushes.
+ *
+ * Positions: `position` is the last sequence number this browser processed. The page starts at
+ * the head it was rendered with; `hello` sends it, the server replays what came after. A live
+ * event whose `prev` is ahead of `position` means something was missed: ask for a replay from
+ * `position` and drop live events until it arrives (the replay covers them).
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("table");
+  var configNode = document.getElementById("table-config");
+  if (!root || !configNode) return;
+  var config = JSON.parse(configNode.textContent);
+  var L = config.labels;
+  var me = config.me;
+  var members = {};
+  config.members.forEach(function (m) { members[m.id] = m; });
+
+  var PING_EVERY = 25000;
+  var DEAD_AFTER = 65000; // nothing heard (pongs, presence every 30 s) for this long: reconnect
+  var PEER_TIMEOUT = 75000;
+  var MAX_BACKOFF = 30000;
+  var OFFLINE_AFTER = 4; // failed attempts before "reconnecting" becomes "offline"
+
+  // ---- small helpers -----------------------------------------------------------------------
+
+  function h(tag, attrs, children) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (key) {
+        var value = attrs[key];
+        if (value === null || value === undefined || value === false) return;
+        if (key === "class") node.className = value;
+        else if (key === "text") node.textContent = value;
+        else if (key.indexOf("data-") === 0 || key === "title" || key === "role" ||
+                 key.indexOf("aria-") === 0 || key === "type" || key === "datetime") {
+          node.setAttribute(key, value === true ? "" : value);
+        } else node[key] = value;
+      });
+    }
+    (children || []).forEach(function (child) {
+      if (child === null || child === undefined || child === false) return;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  function fmt(text, vars) {
+    return text.replace(/\{(\w+)\}/g, function (m, key) {
+      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
+    });
+  }
+
+  var ICONS = {
+    lock: "M7 10V7a5 5 0 0 1 10 0v3h1a1 1 0 0 1 1 1v9a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1v-9a1 1 0 0 1 1-1h1zm2 0h6V7a3 3 0 0 0-6 0v3z",
+    eye: "M12 5c5 0 9 4.5 10 7-1 2.5-5 7-10 7S3 14.5 2 12c1-2.5 5-7 10-7zm0 3a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm0 2a2 2 0 1 1 0 4 2 2 0 0 1 0-4z",
+    eyeOff: "M3.3 2 22 20.7 20.7 22l-3.4-3.4A11 11 0 0 1 12 19c-5 0-9-4.5-10-7 .6-1.5 2.2-3.8 4.6-5.4L2 3.3 3.3 2zm5 6 1.5 1.5a2.5 2.5 0 0 0 3.7 3.7l1.5 1.5A4.5 4.5 0 0 1 8.3 8zM12 5c5 0 9 4.5 10 7-.4 1-1.3 2.4-2.5 3.7l-3-3A4.5 4.5 0 0 0 11.3 7.5L9.4 5.6C10.2 5.2 11.1 5 12 5z",
+  };
+
+  function icon(name) {
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("class", "icon-svg");
+    svg.setAttribute("aria-hidden", "true");
+    var path = document.createElementNS(ns, "path");
+    path.setAttribute("d", ICONS[name]);
+    path.setAttribute("fill", "currentColor");
+    svg.appendChild(path);
+    return svg;
+  }
+
+  function memberName(id) {
+    if (id === me.id) return L.you;
+    return members[id] ? members[id].name : "#" + id;
+  }
+
+  var timeFormat = new Intl.DateTimeFormat(config.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  var dateFormat = new Intl.DateTimeFormat(config.lang, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+
+  function timeNode(iso) {
+    var date = new Date(iso);
+    var today = new Date();
+    var text = date.toDateString() === today.toDateString() ? timeFormat.format(date) : dateFormat.format(date);
+    return h("time", { datetime: iso, title: date.toLocaleString(config.lang), text: text });
+  }
+
+  var toastNode = document.getElementById("toast");
+  var toastTimer = null;
+  function toast(message) {
+    toastNode.textContent = message;
+    toastNode.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { toastNode.hidden = true; }, 6000);
+  }
+
+  function api(method, url, body) {
+    var options = {
+      method: method,
+      credentials: "same-origin",
+      headers: { "Accept": "application/json", "X-CSRFToken": config.csrf },
+    };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    return fetch(url, options).then(function (response) {
+      return response.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        if (!response.ok) {
+          var message = (data && (data.detail || firstFieldError(data))) || L.failed;
+          throw new Error(message);
+        }
+        return data;
+      });
+    }, function () { throw new Error(L.failed); });
+  }
+
+  function firstFieldError(data) {
+    var source = data.fields || data;
+    for (var key in source) {
+      if (Array.isArray(source[key]) && source[key].length) return key + ": " + source[key][0];
+    }
+    return null;
+  }
+
+  // ---- the log -----------------------------------------------------------------------------
+
+  var logBox = document.getElementById("log");
+  var logList = document.getElementById("log-list");
+  var logEmpty = document.getElementById("log-empty");
+  var earlierButton = document.getElementById("log-earlier");
+
+  var log = {
+    position: config.head,   // last seq processed; sent in hello and replay
+    seen: new Set(),         // seqs applied (live, replayed or loaded earlier)
+    oldest: null,            // lowest seq loaded, for "Show earlier"
+    entries: new Map(),      // roll_id -> the log entry showing that roll (full or placeholder)
+    full: new Set(),         // roll_ids whose full result this user saw
+    commitments: new Map(),  // roll_id -> commitment seen in the log before any reveal
+    revealed: new Set(),     // roll_ids revealed
+    waiting: [],             // reveals whose commitment is not loaded yet
+  };
+  var initiativeSeq = config.head;
+
+  function visibilityMarker(ev) {
+    var v = ev.visibility;
+    var text = L.everyone;
+    if (v === "referee") text = L.toReferee;
+    else if (v === "blind") text = L.blind;
+    else if (v === "whisper") {
+      text = ev.target_id === me.id ? L.whisperToYou : fmt(L.whisperTo, { name: memberName(ev.target_id) });
+    }
+    return h("span", { "class": "vis vis-" + v, text: text });
+  }
+
+  function entryShell(ev, kind, extraClass) {
+    var who = ev.actor ? (ev.actor.id === me.id ? ev.actor.name + " (" + L.you + ")" : ev.actor.name) : "—";
+    var head = h("div", { "class": "entry-head" }, [
+      h("span", { "class": "who", text: who }),
+      visibilityMarker(ev),
+      timeNode(ev.created_at),
+    ]);
+    var li = h("li", {
+      "class": "entry entry-" + kind + " vis-" + ev.visibility + (extraClass ? " " + extraClass : ""),
+      "data-seq": String(ev.seq),
+      "data-kind": ev.kind,
+    }, [head]);
+    return li;
+  }
+
+  function diceNodes(term) {
+    var out = [];
+    (term.dice || []).forEach(function (die) {
+      var faces = die.faces || [];
+      var group = h("span", {
+        "class": "die-group" + (die.kept === false ? " dropped" : "") + (die.exploded ? " exploded" : ""),
+        title: "d" + term.sides + (die.kept === false ? " ✕" : "") + (die.capped ? " (max)" : ""),
+      });
+      faces.forEach(function (face, i) {
+        var cls = "die d" + term.sides;
+        if (face === term.sides) cls += " max";
+        if (face === 1) cls += " min";
+        if (i > 0) cls += " chained";
+        group.appendChild(h("span", { "class": cls, text: String(face) }));
+      });
+      out.push(group);
+    });
+    return out;
+  }
+
+  function rollBody(p) {
+    var terms = p.terms || [];
+    var dice = h("div", { "class": "dice" });
+    terms.forEach(function (term, i) {
+      var termNode = h("span", { "class": "term", "data-notation": term.notation || "" });
+      if (terms.length > 1) termNode.appendChild(h("span", { "class": "term-name", text: term.notation || "" }));
+      diceNodes(term).forEach(function (n) { termNode.appendChild(n); });
+      dice.appendChild(termNode);
+    });
+    return h("div", { "class": "roll" }, [
+      h("div", { "class": "roll-what" }, [
+        p.label ? h("span", { "class": "roll-label", text: p.label }) : null,
+        h("code", { "class": "notation", title: L.notationOf, text: p.notation || "" }),
+      ]),
+      h("div", { "class": "roll-line" }, [
+        dice,
+        h("span", { "class": "total", title: L.total, "data-total": String(p.total), text: String(p.total) }),
+      ]),
+      p.text ? h("div", { "class": "roll-text", text: p.text }) : null,
+    ]);
+  }
+
+  function commitmentNode(commitment) {
+    return h("span", { "class": "commitment", title: commitment, "data-commitment": commitment }, [
+      L.commitment + " ",
+      h("code", { text: commitment.slice(0, 12) + "…" }),
+    ]);
+  }
+
+  function markRevealed(rollId) {
+    var entry = log.entries.get(rollId);
+    if (!entry) return;
+    var button = entry.querySelector(".reveal-btn");
+    if (button) button.remove();
+    if (!entry.querySelector(".revealed-mark")) {
+      entry.querySelector(".entry-head").appendChild(h("span", { "class": "badge revealed-mark", text: L.revealed }));
+    }
+  }
+
+  function renderRoll(ev) {
+    var p = ev.payload;
+    var hidden = !!p.commitment;
+    var li = entryShell(ev, "roll", hidden ? "hidden-roll" : "");
+    li.setAttribute("data-roll-id", String(p.roll_id));
+    li.appendChild(rollBody(p));
+    if (hidden) {
+      log.commitments.set(p.roll_id, p.commitment);
+      var foot = h("div", { "class": "entry-foot" }, [commitmentNode(p.commitment)]);
+      if (config.isReferee && config.canPlay && !log.revealed.has(p.roll_id)) {
+        var button = h("button", { type: "button", "class": "small reveal-btn", text: L.reveal });
+        button.addEventListener("click", function () { reveal(p.roll_id, button); });
+        foot.appendChild(button);
+      }
+      li.appendChild(foot);
+    }
+    var placeholder = log.entries.get(p.roll_id);
+    if (placeholder && !log.full.has(p.roll_id)) placeholder.remove(); // loaded earlier out of order
+    log.full.add(p.roll_id);
+    log.entries.set(p.roll_id, li);
+    if (log.revealed.has(p.roll_id)) setTimeout(function () { markRevealed(p.roll_id); });
+    return li;
+  }
+
+  function renderHidden(ev) {
+    var p = ev.payload;
+    if (!log.commitments.has(p.roll_id)) log.commitments.set(p.roll_id, p.commitment);
+    if (log.full.has(p.roll_id)) return null; // this user saw the roll itself
+    var li = entryShell(ev, "hidden", "hidden-roll");
+    li.setAttribute("data-roll-id", String(p.roll_id));
+    li.querySelector(".vis").textContent = p.visibility === "blind" ? L.blind : L.toReferee;
+    li.appendChild(h("div", { "class": "secret" }, [
+      icon("lock"),
+      h("span", { text: L.secretRoll }),
+    ]));
+    li.appendChild(h("div", { "class": "entry-foot" }, [commitmentNode(p.commitment)]));
+    log.entries.set(p.roll_id, li);
+    if (log.revealed.has(p.roll_id)) setTimeout(function () { markRevealed(p.roll_id); });
+    return li;
+  }
+
+  function renderReveal(ev) {
+    var p = ev.payload;
+    var li = entryShell(ev, "reveal", "");
+    li.setAttribute("data-roll-id", String(p.roll_id));
+    li.querySelector(".vis").textContent = L.revealedRoll;
+    var parsed = null;
+    try { parsed = JSON.parse(p.preimage).roll; } catch (e) { parsed = null; }
+    var badge = h("span", { "class": "verify", "data-state": "checking", text: L.verifying });
+    if (parsed) li.appendChild(rollBody(parsed));
+    li.appendChild(h("div", { "class": "entry-foot" }, [badge]));
+    log.revealed.add(p.roll_id);
+    markRevealed(p.roll_id);
+    verify({ payload: p, parsed: parsed, badge: badge });
+    return li;
+  }
+
+  /* Hash the revealed preimage here, in this browser, and compare with the commitment this
+   * browser saw earlier in the log, not with anything the reveal itself claims. */
+  function verify(item) {
+    var p = item.payload;
+    var seen = log.commitments.get(p.roll_id);
+    var badge = item.badge;
+    if (!item.parsed) { setVerify(badge, "mismatch", L.mismatch); return; }
+    window.VTTSha256.digest(p.preimage).then(function (result) {
+      badge.setAttribute("data-via", result.via);
+      badge.setAttribute("data-hash", result.hex);
+      if (!seen) {
+        setVerify(badge, "unseen", L.unseen);
+        if (log.waiting.indexOf(item) < 0) log.waiting.push(item);
+        return;
+      }
+      var ok = result.hex === seen && item.parsed.roll_id === p.roll_id;
+      setVerify(badge, ok ? "verified" : "mismatch", ok ? "✓ " + L.verified : "✗ " + L.mismatch);
+      if (ok) badge.title = L.verifiedTitle;
+    });
+  }
+
+  function setVerify(badge, state, text) {
+    var stick = nearBottom();
+    badge.setAttribute("data-state", state);
+    badge.textContent = text;
+    if (stick) logBox.scrollTop = logBox.scrollHeight;
+  }
+
+  function renderChat(ev) {
+    var li = entryShell(ev, "chat", "");
+    li.appendChild(h("div", { "class": "chat-text", text: ev.payload.text || "" }));
+    return li;
+  }
+
+  function renderOther(ev) {
+    // Kinds added later (moves, timers, tokens) show their text if they carry one.
+    var text = ev.payload && (ev.payload.text || ev.payload.summary);
+    if (!text) return null;
+    var li = entryShell(ev, "other", "");
+    li.appendChild(h("div", { "class": "chat-text", text: String(text) }));
+    return li;
+  }
+
+  function applyEvent(ev) {
+    if (log.seen.has(ev.seq)) return;
+    log.seen.add(ev.seq);
+    if (log.oldest === null || ev.seq < log.oldest) log.oldest = ev.seq;
+    var node = null;
+    switch (ev.kind) {
+      case "initiative":
+        if (ev.seq > initiativeSeq) {
+          initiativeSeq = ev.seq;
+          renderInitiative(ev.payload);
+        }
+        return;
+      case "roll": node = renderRoll(ev); break;
+      case "roll.hidden": node = renderHidden(ev); break;
+      case "roll.reveal": node = renderReveal(ev); break;
+      case "chat": node = renderChat(ev); break;
+      default: node = renderOther(ev);
+    }
+    if (node) insertEntry(node, ev.seq);
+  }
+
+  function nearBottom() {
+    return logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 120;
+  }
+
+  function insertEntry(node, seq) {
+    var stick = nearBottom();
+    var last = logList.lastElementChild;
+    if (!last || Number(last.getAttribute("data-seq")) < seq) {
+      logList.appendChild(node);
+    } else {
+      var before = null;
+      for (var child = logList.firstElementChild; child; child = child.nextElementSibling) {
+        if (Number(child.getAttribute("data-seq")) > seq) { before = child; break; }
+      }
+      logList.insertBefore(node, before);
+      stick = false;
+    }
+    logEmpty.hidden = true;
+    if (stick) logBox.scrollTop = logBox.scrollHeight;
+  }
+
+  function loadEarlier() {
+    if (log.oldest === null) return;
+    var before = log.oldest;
+    earlierButton.disabled = true;
+    var since = Math.max(0, before - 201);
+    var step = function () {
+      return api("GET", config.urls.events + "?since=" + since + "&limit=1000").then(function (data) {
+        var older = data.events.filter(function (ev) { return ev.seq < before; });
+        if (!older.length && since > 0) {
+          before = since + 1;
+          since = Math.max(0, since - 200);
+          return step();
+        }
+        var height = logBox.scrollHeight;
+        var top = logBox.scrollTop;
+        older.forEach(applyEvent);
+        if (since === 0 || log.oldest === 1) earlierButton.hidden = true;
+        logBox.scrollTop = top + (logBox.scrollHeight - height);
+        var waiting = log.waiting;
+        log.waiting = [];
+        waiting.forEach(verify);
+      });
+    };
+    step().catch(function (err) { toast(err.message); }).then(function () { earlierButton.disabled = false; });
+  }
+
+  function reveal(rollId, button) {
+    button.disabled = true;
+    api("POST", config.urls.reveal.replace("{id}", rollId)).then(function () {
+      // The socket brings roll.reveal to everyone, this browser included.
+    }, function (err) {
+      button.disabled = false;
+      toast(err.message);
+    });
+  }
+
+  // ---- the socket ----------------------------------------------------------------------------
+
+  var connNode = document.getElementById("conn");
+  var connText = connNode.querySelector(".conn-text");
+  var retryButton = connNode.querySelector(".conn-retry");
+  var conn = {
+    ws: null,
+    state: "connecting",
+    attempts: 0,
+    timer: null,
+    countdown: null,
+    retryAt: 0,
+    ping: null,
+    lastHeard: 0,
+    replayPending: false,
+    replayTimer: null,
+    firstReplay: false,
+    unloading: false,
+    denied: false,
+    connId: null,
+  };
+
+  function setState(state) {
+    conn.state = state;
+    connNode.setAttribute("data-state", state);
+    clearInterval(conn.countdown);
+    var text;
+    if (state === "connected") text = L.connected;
+    else if (state === "connecting") text = L.connecting;
+    else if (state === "denied") text = L.denied;
+    else if (state === "offline") text = L.offline;
+    else text = L.reconnectingNow;
+    connText.textContent = text;
+    retryButton.hidden = !(state === "reconnecting" || state === "offline");
+    if (state === "reconnecting") {
+      var tick = function () {
+        var seconds = Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000));
+        connText.textContent = seconds > 0 ? fmt(L.reconnecting, { s: seconds }) : L.reconnectingNow;
+      };
+      tick();
+      conn.countdown = setInterval(tick, 1000);
+    }
+    root.setAttribute("data-conn", state);
+    renderPresence();
+  }
+
+  function send(frame) {
+    if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+      conn.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  function connect() {
+    clearTimeout(conn.timer);
+    if (conn.denied || conn.unloading) return;
+    if (conn.ws) return;
+    setState(conn.attempts ? "reconnecting" : "connecting");
+    if (conn.attempts) connText.textContent = L.reconnectingNow;
+    var scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    var ws;
+    try {
+      ws = new WebSocket(scheme + "//" + location.host + config.urls.ws);
+    } catch (e) {
+      scheduleReconnect();
+      return;
+    }
+    conn.ws = ws;
+    ws.onopen = function () { conn.lastHeard = Date.now(); };
+    ws.onmessage = function (message) {
+      if (ws !== conn.ws) return;
+      conn.lastHeard = Date.now();
+      var frame;
+      try { frame = JSON.parse(message.data); } catch (e) { return; }
+      handleFrame(frame);
+    };
+    ws.onclose = function (event) {
+      if (ws !== conn.ws) return;
+      dropSocket();
+      handleClose(event.code);
+    };
+  }
+
+  function dropSocket() {
+    var ws = conn.ws;
+    conn.ws = null;
+    clearInterval(conn.ping);
+    clearTimeout(conn.replayTimer);
+    conn.replayPending = false;
+    peers.clear();
+    renderPresence();
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = null;
+      try { ws.close(); } catch (e) { /* already closed */ }
+    }
+  }
+
+  function handleClose(code) {
+    if (conn.unloading) return;
+    if (code === 4403) {
+      conn.denied = true;
+      setState("denied");
+      return;
+    }
+    if (code === 4000) {
+      // role changed: reconnect at once to be authorised again
+      conn.attempts = 0;
+      conn.timer = setTimeout(connect, 100);
+      return;
+    }
+    scheduleReconnect(code === 4429 ? MAX_BACKOFF : null);
+  }
+
+  /* Exponential back-off with jitter: about 1, 2, 4, 8, 16, 30, 30 … seconds. */
+  function scheduleReconnect(fixed) {
+    conn.attempts += 1;
+    var base = Math.min(MAX_BACKOFF, 1000 * Math.pow(2, conn.attempts - 1));
+    var delay = fixed || Math.round(base / 2 + Math.random() * base / 2);
+    conn.retryAt = Date.now() + delay;
+    clearTimeout(conn.timer);
+    conn.timer = setTimeout(connect, delay);
+    setState(!navigator.onLine || conn.attempts > OFFLINE_AFTER ? "offline" : "reconnecting");
+  }
+
+  function retryNow() {
+    clearTimeout(conn.timer);
+    if (!conn.ws) connect();
+  }
+
+  function startPing() {
+    clearInterval(conn.ping);
+    conn.ping = setInterval(function () {
+      if (Date.now() - conn.lastHeard > DEAD_AFTER) {
+        // A phone that slept or a dead NAT mapping: the socket may never report closing.
+        dropSocket();
+        scheduleReconnect();
+        return;
+      }
+      send({ type: "ping", t: Date.now() });
+    }, PING_EVERY);
+  }
+
+  function handleFrame(frame) {
+    switch (frame.type) {
+      case "welcome":
+        conn.attempts = 0;
+        conn.connId = frame.conn;
+        conn.firstReplay = true;
+        setState("connected");
+        send({ type: "hello", last_seq: log.position });
+        startPing();
+        renderPresence();
+        break;
+      case "replay": onReplay(frame); break;
+      case "event": onEvent(frame); break;
+      case "presence": onPresence(frame); break;
+      case "reauth":
+        // A role change: the page's forms and what it may show depend on the role.
+        conn.unloading = true;
+        location.reload();
+        break;
+      case "error":
+        if (frame.code === "removed") toast(frame.message);
+        break;
+      default: break;
+    }
+  }
+
+  function onReplay(frame) {
+    if (conn.firstReplay && frame.cursor < log.position) {
+      // The server's log is behind this page (a restored database): start over.
+      location.reload();
+      return;
+    }
+    conn.firstReplay = false;
+    if (frame.after > log.position) {
+      // It starts past what we have: (position, after] would be lost.
+      conn.replayPending = false;
+      requestReplay();
+      return;
+    }
+    frame.events.forEach(function (ev) {
+      if (ev.seq > log.position) applyEvent(ev);
+    });
+    log.position = Math.max(log.position, frame.cursor);
+    conn.replayPending = false;
+    clearTimeout(conn.replayTimer);
+  }
+
+  function onEvent(frame) {
+    var ev = frame.event;
+    if (ev.seq <= log.position) return; // already applied (a replay got it first)
+    if (frame.prev > log.position) {
+      // A gap: events in (position, prev] never arrived here.
+      requestReplay();
+      return;
+    }
+    applyEvent(ev);
+    log.position = ev.seq;
+  }
+
+  function requestReplay() {
+    if (conn.replayPending) return;
+    conn.replayPending = true;
+    send({ type: "replay", since: log.position });
+    clearTimeout(conn.replayTimer);
+    conn.replayTimer = setTimeout(function () { conn.replayPending = false; }, 10000);
+  }
+
+  // ---- presence ------------------------------------------------------------------------------
+
+  var presenceList = document.getElementById("presence");
+  var peers = new Map(); // connection id -> {user, seen}
+
+  function onPresence(frame) {
+    if (frame.op === "leave") peers.delete(frame.conn);
+    else peers.set(frame.conn, { user: frame.user, seen: Date.now() });
+    renderPresence();
+  }
+
+  function renderPresence() {
+    var now = Date.now();
+    var users = new Map();
+    peers.forEach(function (peer, id) {
+      if (now - peer.seen > PEER_TIMEOUT) { peers.delete(id); return; }
+      if (peer.user.id !== me.id) users.set(peer.user.id, peer.user);
+    });
+    presenceList.textContent = "";
+    var online = conn.state === "connected";
+    presenceList.appendChild(h("li", { "class": "peer self" + (online ? " online" : ""), "data-user-id": String(me.id) }, [
+      h("span", { "class": "dot", "aria-hidden": "true" }),
+      h("span", { "class": "name", text: me.name + " (" + L.you + ")" }),
+      h("span", { "class": "role role-" + me.role, text: roleLabel(me.role) }),
+    ]));
+    Array.from(users.values())
+      .sort(function (a, b) { return a.name.localeCompare(b.name, config.lang); })
+      .forEach(function (user) {
+        presenceList.appendChild(h("li", { "class": "peer online", "data-user-id": String(user.id) }, [
+          h("span", { "class": "dot", "aria-hidden": "true" }),
+          h("span", { "class": "name", text: user.name }),
+          h("span", { "class": "role role-" + user.role, text: roleLabel(user.role) }),
+        ]));
+      });
+    if (!users.size) presenceList.appendChild(h("li", { "class": "muted nobody", text: L.nobody }));
+  }
+
+  function roleLabel(role) {
+    return (L.roles && L.roles[role]) || role;
+  }
+
+  setInterval(renderPresence, 15000);
+
+  // ---- initiative ----------------------------------------------------------------------------
+
+  var initList = document.getElementById("init-list");
+  var initRound = document.getElementById("init-round");
+  var initHiddenTurn = document.getElementById("init-hidden-turn");
+  var initDirty = null;
+
+  function canEdit(entry) {
+    return config.canPlay && (config.isReferee || entry.owner_id === me.id);
+  }
+
+  function renderInitiative(snapshot) {
+    config.initiative = snapshot;
+    if (initList.contains(document.activeElement) && document.activeElement.tagName === "INPUT") {
+      initDirty = snapshot; // do not pull the field from under the user's fingers
+      return;
+    }
+    initDirty = null;
+    initRound.textContent = snapshot.round ? fmt(L.round, { n: snapshot.round }) : "";
+    initHiddenTurn.hidden = !snapshot.current_hidden;
+    initHiddenTurn.textContent = L.hiddenTurn;
+    initList.textContent = "";
+    if (!snapshot.entries.length) {
+      initList.appendChild(h("li", { "class": "muted empty-init", text: L.noEntries }));
+      return;
+    }
+    snapshot.entries.forEach(function (entry) {
+      var current = snapshot.current === entry.id;
+      var editable = canEdit(entry);
+      var li = h("li", {
+        "class": "init-entry" + (current ? " current" : "") + (entry.hidden ? " is-hidden" : ""),
+        "data-entry-id": String(entry.id),
+        "aria-current": current ? "true" : null,
+      });
+      li.appendChild(h("span", { "class": "turn-mark", title: current ? L.currentTurn : "", text: current ? "▶" : "" }));
+      li.appendChild(h("span", { "class": "init-name" }, [
+        entry.name,
+        entry.hidden ? h("small", { "class": "hidden-note", text: L.hidden }) : null,
+      ]));
+      if (editable) {
+        var input = h("input", {
+          type: "number", "class": "init-value", "aria-label": L.value + ": " + entry.name,
+          value: entry.value === null ? "" : String(entry.value), min: -999, max: 999,
+          inputMode: "numeric",
+        });
+        input.addEventListener("change", function () {
+          var raw = input.value.trim();
+          initiativeCall("PATCH", config.urls.initiativeEntry.replace("{id}", entry.id),
+            { value: raw === "" ? null : Number(raw) });
+        });
+        input.addEventListener("blur", function () {
+          setTimeout(function () { if (initDirty) renderInitiative(initDirty); }, 0);
+        });
+        li.appendChild(input);
+      } else {
+        li.appendChild(h("span", { "class": "init-value-text", text: entry.value === null ? "—" : String(entry.value) }));
+      }
+      if (config.isReferee && config.canPlay) {
+        var toggle = h("button", {
+          type: "button", "class": "small icon", title: entry.hidden ? L.show : L.hide,
+          "aria-label": (entry.hidden ? L.show : L.hide) + ": " + entry.name,
+        }, [icon(entry.hidden ? "eyeOff" : "eye")]);
+        toggle.addEventListener("click", function () {
+          initiativeCall("PATCH", config.urls.initiativeEntry.replace("{id}", entry.id), { hidden: !entry.hidden });
+        });
+        li.appendChild(toggle);
+      }
+      if (editable) {
+        var remove = h("button", {
+          type: "button", "class": "small icon danger", title: L.remove, "aria-label": L.remove + ": " + entry.name, text: "✕",
+        });
+        remove.addEventListener("click", function () {
+          if (!window.confirm(fmt(L.removeConfirm, { name: entry.name }))) return;
+          initiativeCall("DELETE", config.urls.initiativeEntry.replace("{id}", entry.id));
+        });
+        li.appendChild(remove);
+      }
+      initList.appendChild(li);
+    });
+  }
+
+  /* The socket brings the new snapshot to everyone; the response is applied only when the
+   * socket is down, since it could be older than an event that already arrived. */
+  function initiativeCall(method, url, body) {
+    return api(method, url, body).then(function (snapshot) {
+      if (conn.state !== "connected" && snapshot && snapshot.entries) renderInitiative(snapshot);
+      return snapshot;
+    }, function (err) {
+      toast(err.message);
+      throw err;
+    });
+  }
+
+  var controls = document.querySelectorAll("[data-init]");
+  Array.prototype.forEach.call(controls, function (button) {
+    button.addEventListener("click", function () {
+      var action = button.getAttribute("data-init");
+      var question = button.getAttribute("data-confirm");
+      if (question && !window.confirm(question)) return;
+      var call;
+      if (action === "next" || action === "previous") {
+        call = initiativeCall("POST", config.urls.initiativeStep, { direction: action });
+      } else if (action === "sort") {
+        call = initiativeCall("POST", config.urls.initiativeOrder, { by_value: true });
+      } else if (action === "reset" || action === "clear") {
+        call = initiativeCall("POST", config.urls.initiativeReset, { clear: action === "clear" });
+      }
+      if (call) {
+        button.disabled = true;
+        call.catch(function () {}).then(function () { button.disabled = false; });
+      }
+    });
+  });
+
+  var addForm = document.getElementById("init-add");
+  if (addForm) {
+    addForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var name = addForm.elements.name.value.trim();
+      if (!name) return;
+      var raw = addForm.elements.value.value.trim();
+      var body = { name: name, value: raw === "" ? null : Number(raw) };
+      if (addForm.elements.hidden) body.hidden = addForm.elements.hidden.checked;
+      var button = addForm.querySelector("button");
+      button.disabled = true;
+      initiativeCall("POST", config.urls.initiative, body).then(function () {
+        addForm.elements.value.value = "";
+        if (config.isReferee) addForm.elements.name.value = "";
+      }, function () {}).then(function () { button.disabled = false; });
+    });
+  }
+
+  // ---- forms (htmx) --------------------------------------------------------------------------
+
+  var visibility = document.getElementById("visibility");
+  var recipient = document.getElementById("recipient");
+  function syncAudience() {
+    if (!visibility || !recipient) return;
+    var whisper = visibility.value === "whisper";
+    recipient.hidden = !whisper;
+    recipient.disabled = !whisper;
+  }
+  if (visibility) {
+    visibility.addEventListener("change", syncAudience);
+    syncAudience();
+  }
+
+  var refocusChat = false;
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.id === "chat-form") refocusChat = true;
+  });
+  document.body.addEventListener("htmx:afterSettle", function () {
+    if (!refocusChat) return;
+    refocusChat = false;
+    var input = document.querySelector("#chat-form input[name=text]");
+    if (input) input.focus();
+  });
+  // 400/409/429 from the table's own endpoints are fragments meant for the page (bad notation,
+  // archived campaign, rate limit). Keep them from django-htmx's DEBUG handler on `document`,
+  // which would replace the whole page with them; htmx itself carries on and swaps them.
+  document.body.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    var elt = event.detail.elt;
+    if (xhr && [400, 409, 429].indexOf(xhr.status) >= 0 && elt && root.contains(elt)) {
+      event.stopPropagation();
+    }
+  });
+  document.body.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    toast(L.failed + (xhr && xhr.status ? " (" + xhr.status + ")" : ""));
+  });
+  document.body.addEventListener("htmx:sendError", function () { toast(L.failed); });
+
+  // ---- start ---------------------------------------------------------------------------------
+
+  earlierButton.addEventListener("click", loadEarlier);
+  retryButton.addEventListener("click", retryNow);
+  window.addEventListener("online", retryNow);
+  window.addEventListener("offline", function () {
+    if (conn.state !== "connected") setState("offline");
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !conn.ws) retryNow();
+  });
+  window.addEventListener("pagehide", function () { conn.unloading = true; });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) { conn.unloading = false; retryNow(); }
+  });
+
+  config.events.forEach(applyEvent);
+  if (config.events.length) logBox.scrollTop = logBox.scrollHeight;
+  else logEmpty.hidden = false;
+  earlierButton.hidden = !config.hasEarlier;
+  renderInitiative(config.initiative);
+  renderPresence();
+  connect();
+
+  // For tests and the curious: read-only views of the client's state, and the frame handler.
+  window.VTTTable = {
+    position: function () { return log.position; },
+    state: function () { return conn.state; },
+    handleFrame: handleFrame,
+  };
+})();

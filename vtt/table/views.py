@@ -1,0 +1,391 @@
+"""The live table page and its htmx endpoints (DESIGN.md, "Front end").
+
+The page renders the log the user may see up to the current head, then ``static/js/table.js``
+takes over: it opens the socket, sends ``hello`` with that head and applies what follows.
+Writes from the page go through the same services, rate-limit buckets and idempotency keys as
+the REST API (``vtt/table/api.py``); the socket only pushes.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from systems.core.notation import NotationError, parse_notation
+from systems.core.odds import OddsTooComplex, chance, distribution
+from vtt.campaigns.models import Membership, Role
+from vtt.campaigns.selectors import campaign_members
+from vtt.core.errors import Invalid, ServiceError
+from vtt.core.ratelimit import TokenBucket
+from vtt.permissions import Action, authorize, can
+from vtt.table import services
+from vtt.table.api import CHAT_BUCKET, ROLL_BUCKET
+from vtt.table.events import visible_events, wire
+from vtt.table.models import EventCursor, Roll
+from vtt.table.models import Visibility as V
+
+# How many of the latest visible events the page carries; older ones load on demand from the
+# events API ("Show earlier").
+LOG_WINDOW = 300
+# Odds are exact and can cost up to about a second of CPU for large notations (the budget in
+# systems/core/odds.py); the preview fires as the user types, so it has its own bucket.
+ODDS_BUCKET = TokenBucket("odds", burst=30, per_second=5)
+QUICK_DICE = ("1d4", "1d6", "1d8", "1d10", "1d12", "1d20", "1d100", "2d6")
+# PbtA rulesets read 2d6+stat in three bands; others get a target number ("chance of N+").
+PBTA_RULESETS = {"dungeon_world", "city_of_judas"}
+PBTA_BANDS: tuple[tuple[str, int | None, int | None], ...] = (
+    ("10+", 10, None),
+    ("7–9", 7, 9),
+    ("6−", None, 6),
+)
+DEFAULT_TARGET = {"savage_worlds": 4}
+
+
+class RollForm(forms.Form):
+    notation = forms.CharField(max_length=200, required=False, strip=True)
+    quick = forms.CharField(max_length=20, required=False)
+    label = forms.CharField(max_length=services.LABEL_MAX, required=False)
+    visibility = forms.ChoiceField(choices=V.choices, required=False)
+    target_id = forms.IntegerField(required=False)
+    idempotency_key = forms.CharField(max_length=services.IDEMPOTENCY_KEY_MAX, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["notation"] = data.get("quick") or data.get("notation") or ""
+        if not data["notation"]:
+            self.add_error("notation", _("Type dice notation, for example 2d6+1."))
+        data["visibility"] = data.get("visibility") or V.EVERYONE
+        return data
+
+
+class ChatForm(forms.Form):
+    text = forms.CharField(max_length=services.CHAT_MAX, required=False, strip=True)
+    visibility = forms.ChoiceField(choices=V.choices, required=False)
+    target_id = forms.IntegerField(required=False)
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = authorize(request.user, pk, Action.VIEW)
+    return render(request, "table/table.html", _page_context(request, membership))
+
+
+def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any]:
+    campaign = membership.campaign
+    is_referee = membership.role == Role.REFEREE
+    can_play = can(membership, Action.PLAY) and not campaign.is_archived
+    # Head first, then the events up to it and the initiative: the socket replays everything
+    # after the head, so a write racing this render is applied once, never lost.
+    cursor = EventCursor.objects.filter(campaign_id=campaign.pk).first()
+    head = cursor.last_seq if cursor else 0
+    latest = list(
+        visible_events(campaign.pk, user_id=request.user.pk, role=membership.role)
+        .filter(seq__lte=head)
+        .order_by("-seq")[: LOG_WINDOW + 1]
+    )
+    has_earlier = len(latest) > LOG_WINDOW
+    events = [wire(e) for e in reversed(latest[:LOG_WINDOW])]
+    members = list(campaign_members(campaign))
+    member_info = [{"id": m.user_id, "name": m.user.display_name, "role": m.role} for m in members]
+    config = {
+        "campaign": campaign.pk,
+        "me": {"id": request.user.pk, "name": request.user.display_name, "role": membership.role},
+        "canPlay": can_play,
+        "isReferee": is_referee,
+        "head": head,
+        "events": events,
+        "hasEarlier": has_earlier,
+        "initiative": services.initiative_snapshot(campaign.pk, include_hidden=is_referee),
+        "members": member_info,
+        "lang": get_language() or "ru",
+        "csrf": get_token(request),
+        "urls": {
+            "ws": f"/ws/campaigns/{campaign.pk}/",
+            "events": reverse("api-events", args=[campaign.pk]),
+            "reveal": reverse("api-roll-reveal", args=[campaign.pk, 0]).replace("/0/", "/{id}/"),
+            "initiative": reverse("api-initiative", args=[campaign.pk]),
+            "initiativeEntry": reverse("api-initiative-entry", args=[campaign.pk, 0]).replace(
+                "/0/", "/{id}/"
+            ),
+            "initiativeOrder": reverse("api-initiative-order", args=[campaign.pk]),
+            "initiativeStep": reverse("api-initiative-step", args=[campaign.pk]),
+            "initiativeReset": reverse("api-initiative-reset", args=[campaign.pk]),
+        },
+        "labels": js_labels(),
+    }
+    return {
+        "campaign": campaign,
+        "membership": membership,
+        "is_referee": is_referee,
+        "can_play": can_play,
+        "config": config,
+        "recipients": [m for m in members if m.user_id != request.user.pk],
+        "quick_dice": [(d, d[1:] if d.startswith("1d") else d) for d in QUICK_DICE],
+        "roll_key": new_key(),
+        "pbta": campaign.ruleset in PBTA_RULESETS,
+        "default_target": DEFAULT_TARGET.get(campaign.ruleset),
+    }
+
+
+def new_key() -> str:
+    return uuid.uuid4().hex
+
+
+def js_labels() -> dict[str, str]:
+    """Every string table.js shows, translated here so Russian is the default without a
+    JavaScript catalogue. ``{name}``-style tokens are filled in by the script."""
+    return {
+        "connecting": _("Connecting…"),
+        "connected": _("Connected"),
+        "reconnecting": _("Reconnecting in {s} s…"),
+        "reconnectingNow": _("Reconnecting…"),
+        "offline": _("Offline"),
+        "denied": _("No access to this table"),
+        "everyone": _("everyone"),
+        "toReferee": _("to the referee"),
+        "whisperTo": _("whisper to {name}"),
+        "whisperToYou": _("whisper to you"),
+        "blind": _("blind"),
+        "secretRoll": _("rolled in secret"),
+        "commitment": _("commitment"),
+        "reveal": _("Reveal"),
+        "revealed": _("revealed"),
+        "revealedRoll": _("hidden roll revealed"),
+        "verified": _("verified"),
+        "verifying": _("checking…"),
+        "mismatch": _("does NOT match its commitment"),
+        "unseen": _("commitment not loaded: show earlier entries to check"),
+        "verifiedTitle": _(
+            "Your browser hashed the revealed roll itself and got the commitment it saw before."
+        ),
+        "you": _("you"),
+        "round": _("Round {n}"),
+        "noEntries": _("No one in the initiative yet."),
+        "hidden": _("hidden"),
+        "hide": _("Hide from players"),
+        "show": _("Show to players"),
+        "remove": _("Remove"),
+        "removeConfirm": _("Remove {name} from the initiative?"),
+        "value": _("Initiative value"),
+        "currentTurn": _("Current turn"),
+        "hiddenTurn": _("A hidden participant acts."),
+        "failed": _("The request failed. Check the connection and try again."),
+        "nobody": _("No one else is here."),
+        "notationOf": _("Dice"),
+        "total": _("Total"),
+        "roles": {role.value: str(role.label) for role in Role},
+    }
+
+
+# --- the roll bar -------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def table_roll(request: HttpRequest, pk: int) -> HttpResponse:
+    """The roll bar's form: one roll through ``roll_create``, with the API's bucket and an
+    idempotency key from a hidden field, so a double submit returns the first roll."""
+    membership = authorize(request.user, pk, Action.PLAY)
+    form = RollForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise Invalid(_("Check the roll."), fields=_form_errors(form))
+        data = form.cleaned_data
+        key = data["idempotency_key"] or None
+        replay = services.roll_for_key(
+            campaign=membership.campaign, actor=request.user, idempotency_key=key
+        )
+        if replay is None:
+            ROLL_BUCKET.hit(str(request.user.pk))
+        roll, created = services.roll_create(
+            campaign=membership.campaign,
+            actor=request.user,
+            notation=data["notation"],
+            visibility=data["visibility"],
+            target_id=data.get("target_id"),
+            label=data.get("label") or "",
+            idempotency_key=key,
+        )
+    except ServiceError as exc:
+        return _failure(request, pk, "table/table.html#roll-result", exc, {"error": exc})
+    context = {"roll": roll, "created": created, "new_key": new_key(), "shown": _shown(roll)}
+    if not request.htmx:
+        messages.success(request, _roll_summary(roll))
+        return redirect("table", pk)
+    return render(request, "table/table.html#roll-result", context, status=201 if created else 200)
+
+
+def _shown(roll: Roll) -> bool:
+    """A blind roll is the referee's alone: the roller's own answer must not carry it."""
+    return roll.visibility != V.BLIND
+
+
+def _roll_summary(roll: Roll) -> str:
+    if not _shown(roll):
+        return _("Blind roll sent: only the referee sees the result.")
+    return roll.result.get("text", f"{roll.notation} = {roll.total}")
+
+
+# --- chat ---------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def table_chat(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = authorize(request.user, pk, Action.PLAY)
+    form = ChatForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise Invalid(_("Check the message."), fields=_form_errors(form))
+        data = form.cleaned_data
+        CHAT_BUCKET.hit(str(request.user.pk))
+        services.chat_post(
+            campaign=membership.campaign,
+            actor=request.user,
+            text=data["text"],
+            visibility=data.get("visibility") or V.EVERYONE,
+            target_id=data.get("target_id"),
+        )
+    except ServiceError as exc:
+        context = {
+            "error": exc,
+            "text": request.POST.get("text", ""),
+            "campaign": membership.campaign,
+        }
+        return _failure(request, pk, "table/table.html#chat-form", exc, context)
+    if not request.htmx:
+        return redirect("table", pk)
+    return render(request, "table/table.html#chat-form", {"campaign": membership.campaign})
+
+
+# --- odds preview -------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def table_odds(request: HttpRequest, pk: int) -> HttpResponse:
+    """Exact chances for the notation being typed: JSON, or a fragment for htmx.
+
+    ``?notation=2d6+2&at_least=10`` gives the chance of 10 or more; ``bands=pbta`` adds the
+    PbtA bands (10+, 7–9, 6−). Bad notation is a 400 with the parser's message.
+    """
+    authorize(request.user, pk, Action.VIEW)
+    notation = (request.GET.get("notation") or "").strip()
+    template = "table/table.html#odds"
+    if not notation:
+        if request.htmx:
+            return HttpResponse("")  # the field was cleared: clear the preview
+        error = Invalid(_("Type dice notation, for example 2d6+1."), code="notation_empty")
+        return JsonResponse(error.as_dict(), status=400)
+    try:
+        at_least = _optional_int(request.GET.get("at_least"), "at_least")
+        ODDS_BUCKET.hit(str(request.user.pk))
+        result = odds_for(
+            notation,
+            at_least=at_least,
+            pbta=request.GET.get("bands") == "pbta",
+        )
+    except ServiceError as exc:
+        if request.htmx:
+            return render(request, template, {"error": exc}, status=exc.status)
+        return JsonResponse(exc.as_dict(), status=exc.status)
+    if request.htmx:
+        return render(request, template, {"odds": result})
+    return JsonResponse(result)
+
+
+def odds_for(notation: str, *, at_least: int | None = None, pbta: bool = False) -> dict[str, Any]:
+    """Exact odds from ``systems/core/odds.py``; raises ``Invalid`` for bad notation."""
+    try:
+        parsed = parse_notation(notation)
+    except NotationError as exc:
+        message = exc.ru if (get_language() or "ru").startswith("ru") else exc.en
+        raise Invalid(message, code=f"notation_{exc.code}", fields={"notation": [message]}) from exc
+    result: dict[str, Any] = {
+        "notation": parsed.notation,
+        "min": parsed.min_total,
+        "max": parsed.max_total,
+        "exact": True,
+        "chances": [],
+    }
+    bands: list[tuple[str, int | None, int | None]] = list(PBTA_BANDS) if pbta else []
+    if at_least is not None and not (pbta and at_least == 10):
+        bands.insert(0, (f"{at_least}+", at_least, None))
+    try:
+        # Floats for the mean: summing exact fractions costs more than the odds themselves.
+        dist = distribution(parsed)
+        result["mean"] = round(
+            sum(value * (p.numerator / p.denominator) for value, p in dist.items()), 2
+        )
+        for label, low, high in bands:
+            p = chance(parsed, at_least=low, at_most=high)
+            result["chances"].append(
+                {
+                    "label": label,
+                    "at_least": low,
+                    "at_most": high,
+                    "fraction": str(p),
+                    "percent": percent(p),
+                }
+            )
+    except OddsTooComplex as exc:
+        result.update(exact=False, mean=None, chances=[])
+        result["detail"] = exc.ru if (get_language() or "ru").startswith("ru") else exc.en
+    return result
+
+
+def percent(p: Fraction) -> float:
+    """Rounded half up to one decimal: 1/6 → 16.7, 5/12 → 41.7."""
+    return math.floor(p * 1000 + Fraction(1, 2)) / 10
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _failure(
+    request: HttpRequest, pk: int, template: str, exc: ServiceError, context: dict[str, Any]
+) -> HttpResponse:
+    """htmx gets the fragment with the message and the error's status (the page swaps 400, 409
+    and 429 into place); a plain form post goes back to the page with a flash message."""
+    if not request.htmx:
+        messages.error(request, exc.message)
+        return redirect("table", pk)
+    response = render(request, template, context, status=exc.status)
+    if exc.extra.get("retry_after"):
+        response["Retry-After"] = str(exc.extra["retry_after"])
+    return response
+
+
+def _form_errors(form: forms.Form) -> dict[str, list[str]]:
+    return {field: [str(e) for e in errors] for field, errors in form.errors.items()}
+
+
+def _optional_int(raw: str | None, name: str) -> int | None:
+    if raw is None or raw.strip() == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Invalid(
+            _("%(name)s must be a whole number.") % {"name": name}, fields={name: ["integer"]}
+        ) from None
+    if abs(value) > 10**9:
+        raise Invalid(_("%(name)s is out of range.") % {"name": name}, fields={name: ["range"]})
+    return value
