@@ -14,10 +14,18 @@
   var configNode = document.getElementById("table-config");
   if (!root || !configNode) return;
   var config = JSON.parse(configNode.textContent);
+  // Extension point: other scripts (loaded before this one) register renderers for their event
+  // kinds in VTTTable.renderers[kind] = function (ev, api) { return node or null }, and may
+  // listen to the "vtt:event" DOM event that fires for every applied event.
+  var extension = (window.VTTTable = window.VTTTable || {});
+  extension.renderers = extension.renderers || {};
   var L = config.labels;
   var me = config.me;
   var members = {};
   config.members.forEach(function (m) { members[m.id] = m; });
+  extension.api = {
+    h: h, entryShell: entryShell, config: config, me: me, members: members, labels: L
+  };
 
   var PING_EVERY = 25000;
   var DEAD_AFTER = 65000; // nothing heard (pongs, presence every 30 s) for this long: reconnect
@@ -348,9 +356,13 @@
       case "roll.hidden": node = renderHidden(ev); break;
       case "roll.reveal": node = renderReveal(ev); break;
       case "chat": node = renderChat(ev); break;
-      default: node = renderOther(ev);
+      default:
+        node = extension.renderers[ev.kind]
+          ? extension.renderers[ev.kind](ev, extension.api)
+          : renderOther(ev);
     }
     if (node) insertEntry(node, ev.seq);
+    document.dispatchEvent(new CustomEvent("vtt:event", { detail: ev }));
   }
 
   function nearBottom() {
@@ -820,16 +832,6 @@
     refocusChat = false;
     var input = document.querySelector("#chat-form input[name=text]");
     if (input) input.focus();
-  });
-  // 400/409/429 from the table's own endpoints are fragments meant for the page (bad notation,
-  // archived campaign, rate limit). Keep them from django-htmx's DEBUG handler on `document`,
-  // which would replace the whole page with them; htmx itself carries on and swaps them.
-  document.body.addEventListener("htmx:beforeOnLoad", function (event) {
-    var xhr = event.detail.xhr;
-    var elt = event.detail.elt;
-    if (xhr && [400, 409, 429].indexOf(xhr.status) >= 0 && elt && root.contains(elt)) {
-      event.stopPropagation();
-    }
   });
   document.body.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;

@@ -20,5 +20,10 @@ class ServiceErrorMiddleware:
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not isinstance(exc, ServiceError):
             return None
-        template = "partials/error.html" if getattr(request, "htmx", False) else "error.html"
-        return render(request, template, {"error": exc}, status=exc.status)
+        if getattr(request, "htmx", False):
+            # Show the message in the page's error area, not in place of the panel it targeted.
+            response = render(request, "partials/error.html", {"error": exc}, status=exc.status)
+            response["HX-Retarget"] = "#htmx-errors"
+            response["HX-Reswap"] = "innerHTML"
+            return response
+        return render(request, "error.html", {"error": exc}, status=exc.status)

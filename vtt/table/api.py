@@ -32,9 +32,9 @@ class RollResponse(serializers.Serializer):
     roll_id = serializers.IntegerField()
     notation = serializers.CharField()
     label = serializers.CharField()
-    total = serializers.IntegerField()
-    text = serializers.CharField()
-    terms = serializers.ListField(child=serializers.DictField())
+    total = serializers.IntegerField(required=False, help_text="Absent for your own blind roll")
+    text = serializers.CharField(required=False)
+    terms = serializers.ListField(child=serializers.DictField(), required=False)
     visibility = serializers.CharField()
     commitment = serializers.CharField(required=False)
 
@@ -71,7 +71,17 @@ class ChainReport(serializers.Serializer):
     head = serializers.CharField()
 
 
-def roll_response(roll) -> dict:
+def roll_response(roll, *, role: str = Role.REFEREE) -> dict:
+    """The roll for its roller. A blind roll is not shown even to them (only the referee),
+    so they get its id and commitment."""
+    if roll.visibility == Visibility.BLIND and role != Role.REFEREE:
+        return {
+            "roll_id": roll.pk,
+            "notation": roll.notation,
+            "label": roll.label,
+            "visibility": roll.visibility,
+            "commitment": roll.commitment,
+        }
     data = services.roll_payload(roll, roll.actor)
     data["visibility"] = roll.visibility
     if roll.commitment:
@@ -118,7 +128,8 @@ class Rolls(APIView):
             idempotency_key=key,
         )
         response = Response(
-            roll_response(roll), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+            roll_response(roll, role=membership.role),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
         if not created:
             response["Idempotent-Replayed"] = "true"

@@ -228,3 +228,16 @@ def test_initiative_flow_and_hidden_npcs(table, api_for):
     assert TableEvent.objects.filter(kind="initiative", visibility="blind").exists()
     bad = gm.post(base + "order/", {"entry_ids": [goblin]}, format="json")
     assert bad.status_code == 400
+
+
+def test_blind_roll_is_hidden_from_its_own_roller(table, api_for):
+    resp = (
+        api_for(table.player)
+        .post(url(table, "rolls/"), {"notation": "1d20", "visibility": "blind"}, format="json")
+        .json()
+    )
+    assert "total" not in resp and "terms" not in resp and len(resp["commitment"]) == 64
+    events = api_for(table.player).get(url(table, "events/")).json()["events"]
+    assert [e["kind"] for e in events] == ["roll.hidden"]
+    gm_events = api_for(table.referee).get(url(table, "events/")).json()["events"]
+    assert gm_events[0]["kind"] == "roll" and "total" in gm_events[0]["payload"]
