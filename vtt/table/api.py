@@ -3,6 +3,8 @@ socket (DESIGN.md)."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -10,11 +12,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from vtt.campaigns.models import Role
+from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize
 from vtt.table import clock, services
 from vtt.table.events import verify_chain, visible_events, wire
-from vtt.table.models import DungeonClock, EventCursor, Visibility
+from vtt.table.models import DungeonClock, EventCursor, TableEvent, Visibility
 
 ROLL_BUCKET = TokenBucket("roll", burst=10, per_second=2)
 CHAT_BUCKET = TokenBucket("chat", burst=20, per_second=2)
@@ -146,10 +149,31 @@ class RollReveal(APIView):
 
 
 class Chat(APIView):
-    @extend_schema(request=ChatRequest, responses={201: EventSerializer})
+    @extend_schema(
+        request=ChatRequest,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="A retry with the same key (within a day) posts nothing new.",
+            )
+        ],
+        responses={201: EventSerializer, 200: EventSerializer},
+    )
     def post(self, request: Request, pk: int) -> Response:
         membership = authorize(request.user, pk, Action.PLAY)
         data = _valid(ChatRequest, request)
+        key = request.headers.get("Idempotency-Key") or None
+        cache_key = f"chat-idem:{pk}:{request.user.pk}:{key}" if key else None
+        if key is not None and not 1 <= len(key) <= services.IDEMPOTENCY_KEY_MAX:
+            raise Invalid(_("Idempotency-Key must be 1 to 100 characters."), code="bad_key")
+        if cache_key and (seq := cache.get(cache_key)):
+            event = TableEvent.objects.select_related("actor").get(campaign_id=pk, seq=seq)
+            response = Response(wire(event))
+            response["Idempotent-Replayed"] = "true"
+            return response
         CHAT_BUCKET.hit(str(request.user.pk))
         event = services.chat_post(
             campaign=membership.campaign,
@@ -158,6 +182,8 @@ class Chat(APIView):
             visibility=data["visibility"],
             target_id=data.get("target_id"),
         )
+        if cache_key:
+            cache.set(cache_key, event.seq, 24 * 3600)
         return Response(wire(event), status=status.HTTP_201_CREATED)
 
 
@@ -165,26 +191,34 @@ class Events(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("since", int, description="Return events after this number."),
+            OpenApiParameter(
+                "before", int, description="Return the latest events before this number instead."
+            ),
             OpenApiParameter("limit", int, description=f"At most {EVENTS_PAGE_MAX}."),
         ],
         responses=EventPage,
     )
     def get(self, request: Request, pk: int) -> Response:
-        """The events the caller may see, in order. Hidden ones are skipped, so page with
-        `cursor`, not with the last event's number."""
+        """The events the caller may see, in order. Hidden ones are skipped, so page forward with
+        `cursor`, not with the last event's number. With `before`, the page holds the visible
+        events just before that number (for "show earlier") and `cursor` is the first one."""
         membership = authorize(request.user, pk, Action.VIEW)
         since = _int_param(request, "since", 0, 0, 2**62)
+        before = _int_param(request, "before", 0, 0, 2**62)
         limit = _int_param(request, "limit", 200, 1, EVENTS_PAGE_MAX)
         cursor_row = EventCursor.objects.filter(campaign_id=pk).first()
         head = cursor_row.last_seq if cursor_row else 0
-        events = list(
-            visible_events(pk, user_id=request.user.pk, role=membership.role).filter(
-                seq__gt=since, seq__lte=head
-            )[: limit + 1]
-        )
-        more = len(events) > limit
-        events = events[:limit]
-        cursor = events[-1].seq if more else head
+        visible = visible_events(pk, user_id=request.user.pk, role=membership.role)
+        if before:
+            page = list(visible.filter(seq__lt=before).order_by("-seq")[: limit + 1])
+            more = len(page) > limit
+            events = list(reversed(page[:limit]))
+            cursor = events[0].seq if events else 0
+        else:
+            events = list(visible.filter(seq__gt=since, seq__lte=head)[: limit + 1])
+            more = len(events) > limit
+            events = events[:limit]
+            cursor = events[-1].seq if more else head
         return Response(
             {"events": [wire(e) for e in events], "cursor": cursor, "head": head, "more": more}
         )
@@ -329,7 +363,6 @@ def _valid(serializer_class, request: Request) -> dict:
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    from vtt.core.errors import Invalid
 
     raw = request.query_params.get(name)
     if raw is None or raw == "":

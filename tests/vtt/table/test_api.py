@@ -241,3 +241,27 @@ def test_blind_roll_is_hidden_from_its_own_roller(table, api_for):
     assert [e["kind"] for e in events] == ["roll.hidden"]
     gm_events = api_for(table.referee).get(url(table, "events/")).json()["events"]
     assert gm_events[0]["kind"] == "roll" and "total" in gm_events[0]["payload"]
+
+
+def test_chat_retry_with_the_same_key_posts_once(table, api_for):
+    client = api_for(table.player)
+    first = client.post(
+        url(table, "chat/"), {"text": "привет"}, format="json", HTTP_IDEMPOTENCY_KEY="c-1"
+    )
+    again = client.post(
+        url(table, "chat/"), {"text": "привет"}, format="json", HTTP_IDEMPOTENCY_KEY="c-1"
+    )
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["seq"] == first.json()["seq"]
+    assert TableEvent.objects.filter(kind="chat").count() == 1
+
+
+def test_events_before_pages_backwards(table, api_for):
+    client = api_for(table.player)
+    for i in range(5):
+        client.post(url(table, "chat/"), {"text": f"м{i}"}, format="json")
+    page = client.get(url(table, "events/?before=5&limit=2")).json()
+    assert [e["seq"] for e in page["events"]] == [3, 4]
+    assert page["cursor"] == 3 and page["more"] is True
+    rest = client.get(url(table, "events/?before=3&limit=10")).json()
+    assert [e["seq"] for e in rest["events"]] == [1, 2] and rest["more"] is False
