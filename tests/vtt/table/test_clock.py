@@ -93,12 +93,18 @@ def test_missed_deadlines_catch_up_without_drift(table):
 def test_rooms_mode_ends_the_turn_after_the_rolled_rooms(table):
     clock.clock_configure(campaign=table.campaign, actor=table.referee, mode="rooms")
     clock.clock_start(campaign=table.campaign, actor=table.referee, dice=ScriptedDice([2]))
-    assert clock.clock_room_explored(
-        campaign=table.campaign, actor=table.referee, dice=ScriptedDice([])
-    ) is False
-    assert clock.clock_room_explored(
-        campaign=table.campaign, actor=table.referee, dice=ScriptedDice([4])
-    ) is True
+    assert (
+        clock.clock_room_explored(
+            campaign=table.campaign, actor=table.referee, dice=ScriptedDice([])
+        )
+        is False
+    )
+    assert (
+        clock.clock_room_explored(
+            campaign=table.campaign, actor=table.referee, dice=ScriptedDice([4])
+        )
+        is True
+    )
     row = DungeonClock.objects.get(campaign=table.campaign)
     assert row.turn == 2 and row.rooms_left == 4
 
