@@ -1,11 +1,13 @@
-"""Crows: Fortune or Death (seed 001, part A): ``RULESET`` is what
+"""Crows: Fortune or Death (seed 001, parts A and B): ``RULESET`` is what
 ``systems.get_ruleset("crows")`` returns. The pure functions the web layer and the timer task
-call directly are re-exported here."""
+call directly are re-exported here; part B's state machines live in ``combat`` (the combat
+state and turn budget) and ``travel`` (the travel day), both pure over plain dicts."""
 
 from systems.crows.dungeon import TurnResult, end_dungeon_turn, pass_time_outside
 from systems.crows.inventory import place, validate_inventory
 from systems.crows.rest import finish_rest, interrupt_rest, rest_midpoint, start_rest
 from systems.crows.ruleset import RULESET, Crows
+from systems.crows.travel import public_view as public_travel
 
 __all__ = [
     "RULESET",
@@ -16,6 +18,7 @@ __all__ = [
     "interrupt_rest",
     "pass_time_outside",
     "place",
+    "public_travel",
     "rest_midpoint",
     "start_rest",
     "validate_inventory",

@@ -171,6 +171,35 @@ SOURCES: tuple[Source, ...] = (
         "L861",
     ),
     Source("run_up", "Разбег перед прыжком", "Run-up before a jump", 1, 1, "L869"),
+    # part B: lasting effects, travel pace and tipping objects
+    Source("stench", "Облако зловония (отдача)", "Stench cloud (backlash)", -1, 1, "L1330"),
+    Source(
+        "dancing",
+        "Вынужденный танец (отдача)",
+        "Forced dancing (backlash)",
+        -1,
+        1,
+        "L1312",
+    ),
+    Source("gloom", "Уныние (Миазма)", "Gloom (the Miasma)", 1, 1, "L1182"),
+    Source("slow_pace", "Медленный темп", "Slow pace", 1, 1, "L971"),
+    Source("fast_pace", "Быстрый темп", "Fast pace", -1, 1, "L973"),
+    Source(
+        "object_larger",
+        "Предмет крупнее вас",
+        "The object is larger than you",
+        -1,
+        1,
+        "L939",
+    ),
+    Source(
+        "object_much_larger",
+        "Предмет на две категории крупнее",
+        "The object is two sizes larger",
+        -1,
+        2,
+        "L939",
+    ),
 )
 SOURCES_BY_KEY: dict[str, Source] = {s.key: s for s in SOURCES}
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from systems.core.schema import fail
 from systems.crows.inventory import speed_penalty
+from systems.crows.modifiers import cannot_stand, speed_modifier
+from systems.crows.modifiers import check_sources as effect_sources
 from systems.crows.terms import CONDITIONS_BY_KEY, TURN_END_CONDITIONS
 
 NOISE_RANGE = 10  # squares (L464)
@@ -84,9 +86,9 @@ def knocked_out(state: dict[str, Any]) -> bool:
 def speed(state: dict[str, Any]) -> int:
     """Current speed: base minus 1 per backpack slot with a wound and an item (min 0, L438);
     0 while grabbed or unconscious (L450, L464); halved while prone, rounded down (L456,
-    L118)."""
+    L118). Backlash effects change it first (dancing, cold, slime, hands-as-feet, L1312-L1341)."""
     keys = condition_keys(state)
-    value = max(0, state["speed"] - speed_penalty(state["inventory"]))
+    value = max(0, state["speed"] - speed_penalty(state["inventory"]) + speed_modifier(state))
     if "grabbed" in keys or "unconscious" in keys:
         return 0
     if "prone" in keys:
@@ -106,6 +108,12 @@ def stand(state: dict[str, Any]) -> dict[str, Any]:
         )
     if "prone" not in keys:
         raise fail("condition", "Вы не сбиты с ног.", "You are not prone.")
+    if cannot_stand(state):
+        raise fail(
+            "condition",
+            "Отдача: вы не можете встать и ползёте (L1340).",
+            "Backlash: you cannot stand and must crawl (L1340).",
+        )
     if speed(state) < 1:
         raise fail(
             "speed",
@@ -135,6 +143,7 @@ def self_sources(
         sources.append("prone_melee")  # L456
     if "unconscious" in keys and characteristic == "reason" and purpose == "perceive":
         sources.append("unconscious_notice")  # L464: double disadvantage
+    sources.extend(effect_sources(state, purpose))  # backlash and Miasma effects (part B)
     if kind == "attack" and state.get("hidden"):
         sources.append("hidden")  # L337
     auto_doom = "unconscious" in keys and characteristic in ("agility", "strength")

@@ -24,6 +24,7 @@ from systems.crows.inventory import (
     replace_card,
 )
 from systems.crows.inventory import wound_slots as wounded_slots
+from systems.crows.modifiers import damage_multiplier
 from systems.crows.terms import WOUND_KINDS
 
 FALL_MIN_FEET = 10  # L616
@@ -71,6 +72,7 @@ class DamageReport:
     amount: int
     piercing: bool
     vulnerable_extra: int | None = None
+    multiplier: int = 1  # backlash: next damage doubled, porcelain body (L1318, L1339)
     absorbed: dict[str, int] = field(default_factory=dict)
     stamina_before: int = 0
     stamina_after: int = 0
@@ -83,13 +85,14 @@ class DamageReport:
 
     @property
     def total(self) -> int:
-        return self.amount + (self.vulnerable_extra or 0)
+        return self.amount * self.multiplier + (self.vulnerable_extra or 0)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "amount": self.amount,
             "piercing": self.piercing,
             "vulnerable_extra": self.vulnerable_extra,
+            "multiplier": self.multiplier,
             "total": self.total,
             "absorbed": dict(self.absorbed),
             "stamina_before": self.stamina_before,
@@ -142,6 +145,9 @@ def apply_damage(
         )
     st = copy.deepcopy(state)
     report = DamageReport(amount=amount, piercing=piercing, stamina_before=st["stamina"])
+    if amount > 0 and st.get("kind") != "object":
+        report.multiplier, consumed = damage_multiplier(st, piercing=piercing)
+        st["effects"] = [e for e in st.get("effects", []) if e["id"] not in consumed]
     if amount > 0 and st.get("kind") != "object" and has_condition(st, "vulnerable"):
         if dice is None:
             raise fail("dice", "Нужна кость для «Уязвим».", "Vulnerable needs a die.")

@@ -221,6 +221,8 @@ def _upkeep(
     """Steps 1-4, shared by a real turn end, a rest's start and 2 hours outside (L508)."""
     events: list[dict[str, Any]] = []
     had_light = has_light(chars)
+    # 0. a dead caster's spells are over (L1277)
+    events.extend(_end_dead_casters_spells(camp, chars))
     # 1. wear dice of items and effects
     for i, ch in enumerate(chars):
         if ch["dead"]:
@@ -272,6 +274,46 @@ def _upkeep(
         if not ch["dead"] and knocked_out(ch):
             chars[i], _ = wake(ch)
             events.append({**who(i, ch), "type": "woke", "reason": "knocked_out"})
+    return events
+
+
+def _end_dead_casters_spells(camp: dict[str, Any], chars: list[dict[str, Any]]) -> list[dict]:
+    """If the caster dies, the spell ends (L1277): spell effects whose caster is a dead member
+    of the party end, on every sheet and around."""
+    dead = {ch["name"] for ch in chars if ch["dead"] and ch["name"]}
+    if not dead:
+        return []
+    events: list[dict[str, Any]] = []
+
+    def over(effect: dict[str, Any]) -> bool:
+        return effect.get("key") == "spell" and effect.get("caster") in dead
+
+    for i, ch in enumerate(chars):
+        for effect in ch["effects"]:
+            if over(effect):
+                events.append(
+                    {
+                        **who(i, ch),
+                        "type": "effect_ended",
+                        "owner": ch["name"],
+                        "effect": effect["id"],
+                        "name": effect["name"],
+                        "reason": "caster_died",
+                    }
+                )
+        ch["effects"] = [e for e in ch["effects"] if not over(e)]
+    for effect in camp["effects"]:
+        if over(effect):
+            events.append(
+                {
+                    "type": "effect_ended",
+                    "owner": "",
+                    "effect": effect["id"],
+                    "name": effect["name"],
+                    "reason": "caster_died",
+                }
+            )
+    camp["effects"] = [e for e in camp["effects"] if not over(e)]
     return events
 
 

@@ -33,6 +33,13 @@ from systems.crows.terms import (
     WEAPON,
     WEAR_KEYWORDS,
 )
+from systems.crows.terms_b import AREAS as SPELL_AREAS
+from systems.crows.terms_b import (
+    CASTING_TIMES,
+    DISCIPLINES,
+    SPELL_DURATIONS,
+    SPELL_TARGETS,
+)
 
 WEAR = ObjectField(
     ru="Кости износа",
@@ -79,6 +86,18 @@ WEAPON_EXPERTISE: tuple[Choice, ...] = (
     *(Choice(e.key, e.ru, e.en) for e in EXPERTISES if e.category == WEAPON),
 )
 
+WEAPON_CHECKS: tuple[Choice, ...] = (
+    Choice(
+        "",
+        "По виду атаки (ближняя — Сила, дальняя — Ловкость)",
+        "By attack (melee Str, ranged Agi)",
+    ),
+    Choice("strength", "Сила", "Strength"),
+    Choice("agility", "Ловкость", "Agility"),
+    Choice("agility_or_strength", "Ловкость или Сила", "Agility or Strength"),
+    Choice("reason", "Разум", "Reason"),
+)
+
 DAMAGE = ObjectField(
     ru="Урон по ступеням",
     en="Damage profile",
@@ -86,6 +105,9 @@ DAMAGE = ObjectField(
     default=None,
     fields={
         "type": ChoiceField(ru="Атака", en="Attack", default="melee", choices=ATTACK_TYPES),
+        "check": ChoiceField(
+            ru="Проверка атаки", en="Attack check", default="", choices=WEAPON_CHECKS
+        ),
         "range": IntField(ru="Дальность", en="Range", default=0, min=0, max=200),
         "reach": IntField(ru="Досягаемость", en="Reach", default=1, min=0, max=10),
         "expertise": ChoiceField(
@@ -95,6 +117,7 @@ DAMAGE = ObjectField(
         "tier2": StrField(ru="2-я ступень", en="Tier 2", max_length=200),
         "tier3": StrField(ru="3-я ступень", en="Tier 3", max_length=200),
         "piercing": BoolField(ru="Пробивающий урон", en="Piercing damage"),
+        "ammo": StrField(ru="Боеприпас (вид предмета)", en="Ammunition (item kind)", max_length=60),
     },
 )
 
@@ -124,6 +147,61 @@ CORPSE = ObjectField(
     },
 )
 
+SPELL_ATTACKS: tuple[Choice, ...] = (
+    Choice("", "Не атака", "Not an attack"),
+    Choice("melee", "Ближняя атака", "Melee attack"),
+    Choice("ranged", "Дальняя атака", "Ranged attack"),
+)
+
+SPELL = ObjectField(
+    ru="Заклинание книги",
+    en="The book's spell",
+    nullable=True,
+    default=None,
+    fields={
+        "name": StrField(ru="Заклинание", en="Spell", max_length=100),
+        "rank": IntField(ru="Ранг", en="Rank", default=0, min=0, max=5),
+        "discipline": ChoiceField(
+            ru="Дисциплина", en="Discipline", default="elements", choices=DISCIPLINES
+        ),
+        "casting_time": ChoiceField(
+            ru="Время сотворения", en="Casting time", default="action", choices=CASTING_TIMES
+        ),
+        "trigger": StrField(ru="Триггер реакции", en="Reaction trigger", max_length=200),
+        "target": ChoiceField(ru="Цель", en="Target", default="number", choices=SPELL_TARGETS),
+        "count": IntField(ru="Число целей", en="Number of targets", default=1, min=0, max=20),
+        "range": IntField(ru="Дальность, клеток", en="Range, squares", default=0, min=0, max=500),
+        "area": ChoiceField(ru="Область", en="Area", default="none", choices=SPELL_AREAS),
+        "area_size": IntField(ru="Размер области", en="Area size", default=0, min=0, max=100),
+        "area_width": IntField(ru="Ширина линии", en="Line width", default=1, min=1, max=100),
+        "duration": ChoiceField(
+            ru="Длительность", en="Duration", default="instant", choices=SPELL_DURATIONS
+        ),
+        "duration_dice": IntField(
+            ru="Кости износа эффекта", en="Effect wear dice", default=0, min=0, max=20
+        ),
+        "attack": ChoiceField(
+            ru="Заклинание-атака", en="Attack spell", default="", choices=SPELL_ATTACKS
+        ),
+        "tier1": StrField(ru="1-я ступень", en="Tier 1", max_length=500),
+        "tier2": StrField(ru="2-я ступень", en="Tier 2", max_length=500),
+        "tier3": StrField(ru="3-я ступень", en="Tier 3", max_length=500),
+        "piercing": BoolField(ru="Пробивающий урон", en="Piercing damage"),
+        "summon": ObjectField(
+            ru="Призванное существо",
+            en="Summoned creature",
+            nullable=True,
+            default=None,
+            fields={
+                "name": StrField(ru="Имя", en="Name", max_length=100),
+                "size": ChoiceField(ru="Размер", en="Size", default="medium", choices=SIZES),
+                "stamina": IntField(ru="Выносливость", en="Stamina", default=1, min=0, max=999),
+                "speed": IntField(ru="Скорость", en="Speed", default=6, min=0, max=99),
+                "count": IntField(ru="Сколько", en="How many", default=1, min=1, max=20),
+            },
+        ),
+    },
+)
 ITEM = ObjectField(
     ru="Карточка предмета",
     en="Item card",
@@ -152,6 +230,7 @@ ITEM = ObjectField(
         "damage": DAMAGE,
         "light": LIGHT,
         "corpse": CORPSE,
+        "spell": SPELL,
         "note": StrField(ru="Заметки", en="Notes", max_length=1000),
     },
 )
@@ -196,6 +275,8 @@ def clean_item(card: dict[str, Any], *, path: str = "item") -> dict[str, Any]:
             "Слот магического предмета бывает только у магического предмета.",
             "Only a magic item has a magic item slot.",
         )
+    if clean["spell"] is not None:
+        clean["spellbook"] = True  # spells are printed on spellbook cards (L1216)
     corpse = clean["corpse"]
     if corpse is not None:
         base, limit = CORPSE_SLOTS[corpse["size"]]

@@ -21,6 +21,7 @@ from typing import Any
 
 from systems.core.dice import Dice
 from systems.core.schema import fail
+from systems.crows import miasma as miasma_rules
 from systems.crows.conditions import remove_condition
 from systems.crows.dungeon import (
     TurnResult,
@@ -97,8 +98,11 @@ class RestPlan:
         return plan
 
 
-def requirement_failures(state: dict[str, Any], plan: RestPlan) -> list[dict[str, str]]:
-    """Why a rest gives this character nothing (L528, L375), as ru/en messages."""
+def requirement_failures(
+    state: dict[str, Any], plan: RestPlan, *, miasma: bool = False
+) -> list[dict[str, str]]:
+    """Why a rest gives this character nothing (L528, L375; Gluttony in the Miasma wants 2
+    rations, L1183), as ru/en messages."""
     out: list[dict[str, str]] = []
     if plan.hours < REST_HOURS:
         out.append(
@@ -119,6 +123,13 @@ def requirement_failures(state: dict[str, Any], plan: RestPlan) -> list[dict[str
             {
                 "ru": "За отдых нужно съесть не меньше 1 пайка (L528).",
                 "en": "At least 1 ration must be eaten (L528).",
+            }
+        )
+    elif plan.rations < miasma_rules.rest_rations_needed(state, miasma):
+        out.append(
+            {
+                "ru": "Прожорливость: в Миазме нужно съесть не меньше 2 пайков (L1183).",
+                "en": "Gluttony: at least 2 rations in the Miasma (L1183).",
             }
         )
     if overloaded_slots(state["inventory"]):
@@ -144,21 +155,22 @@ def rest_benefits(
     """One character finishes a rest: (new state, events). Requirements are checked first;
     a character who does not meet them gains nothing (activities included, L538)."""
     st = copy.deepcopy(state)
-    failures = requirement_failures(st, plan)
+    failures = requirement_failures(st, plan, miasma=miasma)
     if failures:
         return st, [{"type": "rest_failed", "reasons": failures}]
     events: list[dict[str, Any]] = []
     # All Stamina (L528).
     st["stamina"] = st["stamina_max"]
-    # One wound less, two if tended (L528, L570); the player picks which.
+    # One wound less, two if tended (L528, L570) or under Sloth (L1186); the player picks which.
     removed: list[int] = []
-    for n in range(2 if tended else 1):
+    for n in range(miasma_rules.rest_wounds_removed(st) + (1 if tended else 0)):
         inv, slot = remove_wound(st["inventory"], plan.remove_wound if n == 0 else None)
         st["inventory"] = inv
         if slot is not None:
             removed.append(slot)
-    # Expertise uses back, except in the Miasma (L528, L1164).
-    if not miasma:
+    # Expertise uses back, except in the Miasma (L528, L1164) unless lost to it (L1188).
+    refreshed = miasma_rules.refreshes_expertise(st, miasma)
+    if refreshed:
         for entry in st["expertises"]:
             entry["uses"] = entry["max"]
     # Отдых items and carried spellbooks (L480, L1285).
@@ -178,12 +190,14 @@ def rest_benefits(
             "stamina": st["stamina"],
             "wounds_removed": removed,
             "tended": tended,
-            "expertise_refreshed": not miasma,
+            "expertise_refreshed": refreshed,
             "restored_items": restored,
             "prepared_expired": expired,
         }
     )
     events.extend(ended)
+    st, cruelty_events = miasma_rules.after_rest(st, miasma)  # L1174: cruelty gone outside it
+    events.extend(cruelty_events)
     st, activity_events = _activity(st, plan, dice)
     events.extend(activity_events)
     if miasma:
@@ -454,7 +468,10 @@ def finish_rest(
         camp, chars = mid.campaign, mid.characters
         events.extend(mid.events)
         rest = camp["rest"]
-    ok = [p.resting and not requirement_failures(c, p) for c, p in zip(chars, parsed, strict=True)]
+    ok = [
+        p.resting and not requirement_failures(c, p, miasma=rest["miasma"])
+        for c, p in zip(chars, parsed, strict=True)
+    ]
     tended = {p.target for i, p in enumerate(parsed) if p.activity == "tend_wounds" and ok[i]}
     for i, (ch, plan) in enumerate(zip(chars, parsed, strict=True)):
         if not plan.resting:

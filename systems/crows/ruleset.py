@@ -1,6 +1,8 @@
-"""Crows: Fortune or Death, part A (seed ``001_*_crows.txt`` L1-L720, digest
+"""Crows: Fortune or Death (seed ``001_*_crows.txt``). Part A (L1-L720, digest
 ``crows_a_checks_slots_dungeon.md``): checks, damage, conditions, wear dice and light, rest,
-inventory slots and dungeon turns.
+inventory slots and dungeon turns. Part B (L662-L1424, digest
+``crows_b_combat_travel_spells.md``, handlers in ``ruleset_b``): combat, movement, travel, the
+Miasma, spells, crafting and identification.
 
 ``resolve(move, state, *, dice, settings=None, choices=None, **params)`` as in Dungeon World:
 
@@ -19,7 +21,6 @@ expertise is chosen after seeing the roll (L234), as ``apply_choice(outcome, [ke
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from systems.core.dice import Dice
@@ -27,9 +28,10 @@ from systems.core.notation import NotationError, roll_notation
 from systems.core.outcome import Option, Outcome, Text
 from systems.core.pbta import check_choices
 from systems.core.ruleset import RulesError, Ruleset
-from systems.core.schema import MoveSpec, fail, validate
+from systems.core.schema import fail, validate
 from systems.crows import attacks, dungeon, rest
 from systems.crows import inventory as inv_rules
+from systems.crows.calls import Call, Setup
 from systems.crows.checks import (
     BANDS,
     KIND_EXPERTISE,
@@ -66,7 +68,11 @@ from systems.crows.damage import (
 )
 from systems.crows.items import ITEM
 from systems.crows.light import check_sources
-from systems.crows.moves import CRIT_TEXT, DOOM_TEXT, MOVES, MOVES_BY_KEY, NO_EXPERTISE
+from systems.crows.modifiers import effective_characteristic
+from systems.crows.moves import CRIT_TEXT, DOOM_TEXT, NO_EXPERTISE
+from systems.crows.moves import MOVES as MOVES_A
+from systems.crows.moves_b import MOVES_B
+from systems.crows.ruleset_b import CrowsB
 from systems.crows.sheet import (
     CAMPAIGN,
     SETTINGS,
@@ -92,9 +98,34 @@ from systems.crows.terms import (
     SIZES,
     WEAR_KEYWORDS,
 )
+from systems.crows.terms_b import describe_b
 from systems.crows.wear import extinguish, light_up, refuel, roll_activation
 
-CHECK_MOVES = frozenset({"check", "help", "group_check", "resistance", "hide", "fall"})
+MOVES = (*MOVES_A, *MOVES_B)
+MOVES_BY_KEY = {m.key: m for m in MOVES}
+CHECK_MOVES = frozenset(
+    {
+        "check",
+        "help",
+        "group_check",
+        "resistance",
+        "hide",
+        "fall",
+        # part B
+        "attack",
+        "provoked_attack",
+        "grab",
+        "escape",
+        "knockback",
+        "jump",
+        "tip_object",
+        "command_pet",
+        "cast",
+        "miasma_save",
+        "travel_role",
+        "identify_check",
+    }
+)
 PARTY_PROCEDURES: dict[str, dict[str, str]] = {
     "end_dungeon_turn": {
         "signature": "end_dungeon_turn(campaign_state, characters, *, dice, settings=None)",
@@ -120,6 +151,24 @@ PARTY_PROCEDURES: dict[str, dict[str, str]] = {
     "pass_time_outside": {
         "signature": "pass_time_outside(campaign, characters, hours, *, dice, settings=None)",
         "seed": "L508",
+    },
+    "miasma_saves": {
+        "signature": "miasma_saves(characters, *, dice, travel=None, expertise=None, "
+        "settings=None) -> list[Outcome]",
+        "seed": "L1166-L1174 (A12 step 1: every save, nothing applied)",
+    },
+    "miasma_resolve": {
+        "signature": "miasma_resolve(characters, saves, choices, *, dice) -> list[Outcome]",
+        "seed": "L1170-L1188 (A12 step 2: 17+ choices, then cruelty and table rolls)",
+    },
+    "crafting_session": {
+        "signature": "crafting_session(characters, owner, project_id, plans, *, dice, "
+        "settings=None) -> (characters, list[Outcome])",
+        "seed": "L1411",
+    },
+    "public_travel": {
+        "signature": "public_travel(travel) -> dict",
+        "seed": "L1144 (what players may see)",
     },
 }
 EVENT_TYPES: tuple[str, ...] = (
@@ -154,38 +203,40 @@ EVENT_TYPES: tuple[str, ...] = (
     "miasma_check_due",
     "camp_hidden",
     "greed_reward",
+    # part B
+    "cruelty_cleared",
+    "combat_started",
+    "round_started",
+    "combat_turn_started",
+    "spent",
+    "walked",
+    "combat_turn_ended",
+    "taunted",
+    "readied",
+    "readied_triggered",
+    "extra_action",
+    "grabbing",
+    "joined",
+    "combat_ended",
+    "travel_begun",
+    "travel_day",
+    "travel_roles",
+    "travel_task",
+    "travel_choice",
+    "travel_encounter_check",
+    "travel_moved",
+    "travel_found_way",
+    "travel_arrived",
+    "travel_ended",
+    "miasma_effect",
+    "backlash",
+    "item_crafted",
+    "crafting_overflow_lost",
 )
 
 
-@dataclass
-class _Call:
-    """One ``resolve`` call: the spec, a private clean copy of the state, params, settings."""
-
-    spec: MoveSpec
-    state: dict[str, Any]
-    params: dict[str, Any]
-    dice: Dice | None
-    settings: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class _Setup:
-    """Everything a check adds to the dice, worked out before rolling (also for odds)."""
-
-    kind: str
-    characteristic: str
-    value: int
-    advantages: int
-    disadvantages: int
-    sources: tuple[str, ...]
-    parts: dict[str, int]
-    auto_doom: bool
-    force_tier3: bool
-    attack: str
-
-    @property
-    def bonus(self) -> int:
-        return sum(self.parts.values())
+_Call = Call
+_Setup = Setup
 
 
 def _err(path: str, ru: str, en: str) -> RulesError:
@@ -198,8 +249,9 @@ def _text(base: Text, *extra: Text) -> Text:
     )
 
 
-class Crows(Ruleset):
-    """Crows part A: checks, damage, conditions, wear dice, light, rest, slots, dungeon turns."""
+class Crows(CrowsB, Ruleset):
+    """Crows: checks, damage, conditions, wear dice, light, rest, slots, dungeon turns (part A);
+    combat, movement, travel, the Miasma, spells, crafting and identification (part B)."""
 
     key = "crows"
     name_ru = "Crows: Удача или смерть"
@@ -247,6 +299,7 @@ class Crows(Ruleset):
             "campaign_actions": [m.describe() for m in MOVES if m.subject == "campaign"],
             "party_procedures": PARTY_PROCEDURES,
             "event_types": list(EVENT_TYPES),
+            **describe_b(),
             "common_params": {
                 "settings": {"ru": "Настройки кампании", "en": "Campaign settings"},
                 "choices": {
@@ -314,8 +367,11 @@ class Crows(Ruleset):
             out.state = state
             out.flags = {**out.flags, "hidden": state["hidden"]}
             out.details.pop("pending", None)
-        else:  # pragma: no cover - every pending kind is handled above
-            raise _err("choices", "Неизвестный выбор.", "Unknown choice.")
+        else:
+            handler = getattr(self, f"_choice_{pending['kind']}", None)
+            if handler is None:  # pragma: no cover - every pending kind has a handler
+                raise _err("choices", "Неизвестный выбор.", "Unknown choice.")
+            out = handler(outcome, choices, call)
         out.details["choices"] = [*outcome.details.get("choices", []), *choices]
         return out
 
@@ -471,6 +527,9 @@ class Crows(Ruleset):
 
     def _setup(self, call: _Call) -> _Setup:
         """Sources and flat parts of a check (L206-L230, L337, L446-L468, L586-L590)."""
+        custom = getattr(self, f"_setup_{call.spec.key}", None)
+        if custom is not None:  # part B moves work out their own sources
+            return custom(call)
         st, p = call.state, call.params
         kind = self._kind(call)
         characteristic = "agility" if call.spec.key == "fall" else p["characteristic"]
@@ -506,7 +565,7 @@ class Crows(Ruleset):
         return _Setup(
             kind=kind,
             characteristic=characteristic,
-            value=st["characteristics"][characteristic],
+            value=effective_characteristic(st, characteristic),
             advantages=a,
             disadvantages=d,
             sources=sources,
@@ -528,6 +587,12 @@ class Crows(Ruleset):
     def _usable_expertise(self, call: _Call, setup: _Setup) -> list[Option]:
         """Expertises that fit this kind of check and have a use left (L234-L238, L313-L325)."""
         p = call.params
+        if setup.expertise_keys is not None and not p.get("any_expertise"):
+            return [
+                Option(e["key"], EXPERTISES_BY_KEY[e["key"]].ru, EXPERTISES_BY_KEY[e["key"]].en)
+                for e in call.state["expertises"]
+                if e["uses"] > 0 and e["key"] in setup.expertise_keys
+            ]
         if p.get("any_expertise"):
             categories: tuple[str, ...] = ("general", "magical", "weapon")
         elif setup.kind == "attack" and p.get("spell"):
@@ -1304,8 +1369,13 @@ class Crows(Ruleset):
         return self._outcome(call, state=camp, details={"events": [event]})
 
     def _do_rest_encounter(self, call: _Call) -> Outcome:
+        """A rest in the wild while travelling uses the day's rest threshold (L534)."""
+        threshold = call.params["threshold"]
+        camp0 = call.state
+        if threshold is None and camp0["travel"] is not None and not camp0["in_dungeon"]:
+            threshold = camp0["travel"]["rest_threshold"]
         camp, event = rest.rest_encounter_check(
-            call.state, dice=self._need_dice(call), threshold=call.params["threshold"]
+            call.state, dice=self._need_dice(call), threshold=threshold
         )
         return Outcome(
             move=call.spec.key,

@@ -20,6 +20,8 @@ from systems.core.schema import (
     validate,
 )
 from systems.crows.inventory import INVENTORY, validate_inventory
+from systems.crows.items import DAMAGE, ITEM
+from systems.crows.state_b import COMBAT, TRAVEL
 from systems.crows.terms import (
     CHARACTERISTICS,
     CONDITION_CHOICES,
@@ -70,6 +72,49 @@ EFFECT = ObjectField(
         "wear_dice": IntField(ru="Кости износа", en="Wear dice", default=0, min=0, max=20),
         "source": StrField(ru="Источник", en="Source", max_length=100),
         "note": StrField(ru="Заметка", en="Note", max_length=500),
+        "key": StrField(
+            ru="Ключ правила (backlash:47-48, miasma:gloom, spell)",
+            en="Rule key (backlash:47-48, miasma:gloom, spell)",
+            max_length=64,
+        ),
+        "stacks": IntField(ru="Сколько раз наложен", en="Stacks", default=1, min=1, max=20),
+        "caster": StrField(ru="Заклинатель", en="Caster", max_length=100),
+    },
+)
+
+PROJECT = ObjectField(
+    ru="Изготавливаемый предмет",
+    en="Crafting project",
+    fields={
+        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64),
+        "name": StrField(ru="Предмет", en="Item", max_length=100),
+        "goal": IntField(ru="Цель изготовления", en="Crafting goal", default=10, min=1, max=999),
+        "points": IntField(ru="Очки изготовления", en="Crafting points", default=0, min=0),
+        "expertise": ChoiceField(
+            ru="Экспертиза", en="Expertise", default="alchemy", choices=EXPERTISE_CHOICES
+        ),
+        "uses": IntField(ru="Нужно применений", en="Uses required", default=1, min=0, max=99),
+        "materials": ListField(
+            ru="Материалы (вид предмета и число)",
+            en="Materials (item kind and count)",
+            max_items=10,
+            item=ObjectField(
+                ru="Материал",
+                en="Material",
+                fields={
+                    "kind": StrField(ru="Вид", en="Kind", required=True, max_length=60),
+                    "count": IntField(ru="Сколько", en="How many", default=1, min=1, max=99),
+                },
+            ),
+        ),
+        "done": IntField(ru="Готово копий", en="Copies done", default=0, min=0, max=99),
+        "result": ObjectField(
+            ru="Карточка готового предмета",
+            en="The finished item's card",
+            nullable=True,
+            default=None,
+            fields=ITEM.fields,
+        ),
     },
 )
 
@@ -160,6 +205,44 @@ SHEET = ObjectField(
             },
         ),
         "notes": StrField(ru="Заметки", en="Notes", max_length=4000),
+        # --- part B ---------------------------------------------------------------------------
+        "speeds": ObjectField(
+            ru="Особые скорости",
+            en="Special speeds",
+            fields={
+                "swim": IntField(ru="Плавание", en="Swim", default=0, min=0, max=99),
+                "climb": IntField(ru="Лазание", en="Climb", default=0, min=0, max=99),
+                "fly": IntField(ru="Полёт", en="Fly", default=0, min=0, max=99),
+                "upside_down": BoolField(
+                    ru="(U): лазает вниз головой без проверки",
+                    en="(U): climbs upside-down without a check",
+                ),
+            },
+        ),
+        "natural_weapon": ObjectField(
+            ru="Естественное оружие (существа и питомцы)",
+            en="Natural weapon (creatures and pets)",
+            nullable=True,
+            default=None,
+            fields=DAMAGE.fields,
+        ),
+        "companion": ObjectField(
+            ru="Питомец или призванное существо",
+            en="Pet or summoned creature",
+            fields={
+                "owner": StrField(ru="Хозяин", en="Owner", max_length=100),
+                "summoned": BoolField(ru="Призвано заклинанием", en="Summoned by a spell"),
+                "spell": StrField(ru="Заклинание", en="Spell", max_length=100),
+            },
+        ),
+        "cruelty": IntField(ru="Уровень жестокости", en="Cruelty", default=0, min=0, max=99),
+        "miasma_lost": BoolField(
+            ru="Потерян для Миазмы (неигровой персонаж Рефери)",
+            en="Lost to the Miasma (an NPC run by the Referee)",
+        ),
+        "projects": ListField(
+            ru="Изготовление", en="Crafting projects", item=PROJECT, max_items=20
+        ),
     },
 )
 
@@ -239,6 +322,8 @@ CAMPAIGN = ObjectField(
             ru="Часы вне подземелья (остаток)", en="Hours outside (remainder)", default=0, min=0
         ),
         "rest": REST,
+        "combat": COMBAT,
+        "travel": TRAVEL,
     },
 )
 
@@ -288,6 +373,15 @@ SETTINGS = ObjectField(
         "magic_in_inventory": BoolField(
             ru="Надетые магические предметы занимают и слоты инвентаря",
             en="Worn magic items also use inventory slots",
+        ),
+        "counter_unarmed": BoolField(
+            ru="Персонаж с пустыми руками может контратаковать (безоружный урон)",
+            en="An empty-handed character may counterattack (unarmed damage)",
+        ),
+        "counter_blessed": BoolField(
+            ru="Благословение добавляет урон и контратаке",
+            en="Blessed adds its damage to counterattacks too",
+            default=True,
         ),
     },
 )

@@ -556,6 +556,8 @@ EFFECT_DURATIONS: tuple[Choice, ...] = (
     Choice("dungeon_turn", "До конца хода подземелья", "Until the end of the dungeon turn"),
     Choice("rest", "До конца отдыха", "Until the end of a rest"),
     Choice("permanent", "Пока не снимут", "Until removed"),
+    Choice("miasma", "Пока вы в Миазме", "Until you leave the Miasma"),  # L1180-L1186
+    Choice("cruelty", "Пока есть жестокость", "While you have cruelty"),  # L1186
 )
 
 # --- light (L576-L608) ------------------------------------------------------------------------
