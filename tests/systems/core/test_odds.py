@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 from dyce import H, P, explode_n
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from systems.core import odds as odds_module
@@ -241,7 +241,12 @@ def valid(text: str) -> bool:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_expression().filter(valid))
 def test_exact_distribution_sums_to_one_and_matches_dyce(text: str) -> None:
-    dist = distribution(text)
+    try:
+        dist = distribution(text)
+    except OddsTooComplex:
+        # Products of exploding dice can pass the work budget; refusing them is the documented
+        # behaviour (tested separately). Such draws say nothing about exactness.
+        assume(False)
     assert all(isinstance(p, Fraction) and p > 0 for p in dist.values())
     assert sum(dist.values()) == 1
     parsed = parse_notation(text)
