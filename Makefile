@@ -40,5 +40,16 @@ messages: $(STAMP)
 	$(BIN)/python manage.py makemessages -l en -l ru --ignore '.venv/*' --ignore 'static/vendor/*'
 	$(BIN)/python manage.py compilemessages --ignore '.venv'
 
+## Load test on loopback: daphne + channels-redis + PostgreSQL, then the bare-broadcast floor
+## (docs/performance.md). Quick CI smoke: make bench BENCH_ARGS=--quick
+TABLES ?= 100
+CLIENTS ?= 6
+DURATION ?= 60
+RATE ?= 1
+BENCH_ARGS ?=
+bench: $(STAMP)
+	$(BIN)/python -m bench --tables $(TABLES) --clients $(CLIENTS) --duration $(DURATION) \
+		--rate $(RATE) $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

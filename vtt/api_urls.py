@@ -13,7 +13,9 @@ from vtt.campaigns.api import (
     MemberDetail,
 )
 from vtt.characters import api as char_api
+from vtt.maps import api as map_api
 from vtt.table import api as table_api
+from vtt.tablestate import api as tablestate_api
 
 router = DefaultRouter(trailing_slash="/?")
 router.register("campaigns", CampaignViewSet, basename="campaign")
@@ -118,6 +120,48 @@ urlpatterns = [
         char_api.PendingChoose.as_view(),
         name="api-character-choose",
     ),
+    path(
+        "campaigns/<int:pk>/table-state/",
+        tablestate_api.TableStateView.as_view(),
+        name="api-table-state",
+    ),
+    path(
+        "campaigns/<int:pk>/table-state/choices/",
+        tablestate_api.TableChoiceView.as_view(),
+        name="api-table-choice",
+    ),
+    path(
+        "campaigns/<int:pk>/table-moves/<slug:move>/",
+        tablestate_api.TableMoveView.as_view(),
+        name="api-table-move",
+    ),
     path("rulesets/<slug:key>/", char_api.RulesetDescribe.as_view(), name="api-ruleset"),
+    path("campaigns/<int:pk>/maps/", map_api.Maps.as_view(), name="api-maps"),
+    path("campaigns/<int:pk>/maps/<int:map_id>/", map_api.MapDetail.as_view(), name="api-map"),
+    path("campaigns/<int:pk>/maps/<int:map_id>/activate/", map_api.MapActivate.as_view()),
+    path("campaigns/<int:pk>/maps/<int:map_id>/background/", map_api.MapBackground.as_view()),
+    path("campaigns/<int:pk>/maps/<int:map_id>/fog/", map_api.MapFog.as_view()),
+    path("campaigns/<int:pk>/maps/<int:map_id>/round/", map_api.MapRound.as_view()),
+    path("campaigns/<int:pk>/maps/<int:map_id>/terrain/", map_api.MapTerrain.as_view()),
+    path("campaigns/<int:pk>/maps/<int:map_id>/party/", map_api.MapParty.as_view()),
+    path("campaigns/<int:pk>/maps/<int:map_id>/notes/", map_api.Notes.as_view()),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/notes/<int:note_id>/",
+        map_api.NoteDetail.as_view(),
+    ),
+    path("campaigns/<int:pk>/maps/<int:map_id>/tokens/", map_api.Tokens.as_view()),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/tokens/<int:token_id>/",
+        map_api.TokenDetail.as_view(),
+    ),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/tokens/<int:token_id>/move/",
+        map_api.TokenMove.as_view(),
+    ),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/tokens/<int:token_id>/image/",
+        map_api.TokenImage.as_view(),
+    ),
+    path("campaigns/<int:pk>/prep/", include("vtt.prep.api_urls")),
     path("", include(router.urls)),
 ]

@@ -61,6 +61,10 @@ INSTALLED_APPS = [
     "vtt.campaigns",
     "vtt.table",
     "vtt.characters",
+    "vtt.prep",
+    "vtt.tablestate",
+    "vtt.tales_web",
+    "vtt.maps",
 ]
 
 MIDDLEWARE = [
@@ -141,7 +145,13 @@ REDIS_URL = _secret("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis' core layer with batched receive and a two-trip group_send: the
+            # stock one needs four Redis round trips per message each way and falls behind at
+            # 100 rolls a second (docs/performance.md). CHANNEL_LAYER_BACKEND picks another,
+            # e.g. channels_redis.core.RedisChannelLayer.
+            "BACKEND": env.str(
+                "CHANNEL_LAYER_BACKEND", default="vtt.table.layers.RedisChannelLayer"
+            ),
             "CONFIG": {
                 # redis-py 8 closes idle sockets after 5 s unless the timeout is lifted
                 # (DESIGN.md, pitfalls).
@@ -211,6 +221,14 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# Images (map backgrounds, tokens): at most 20 MB and 100 megapixels, checked and re-encoded by
+# vtt/maps/images.py. Uploads are multipart, so the file part does not count against
+# DATA_UPLOAD_MAX_MEMORY_SIZE (form fields only); files above FILE_UPLOAD_MAX_MEMORY_SIZE
+# stream to a temporary file instead of memory, and a body past the limit is refused (413)
+# from its Content-Length before it is read.
+MAP_UPLOAD_MAX_BYTES = env.int("MAP_UPLOAD_MAX_BYTES", default=20 * 1024 * 1024)
+MAP_UPLOAD_MAX_PIXELS = env.int("MAP_UPLOAD_MAX_PIXELS", default=100_000_000)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 # --- Language ----------------------------------------------------------------------------------
 LANGUAGE_CODE = "ru"
@@ -269,6 +287,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MemberRoleEnum": "vtt.campaigns.models.Role",
         "InvitableRoleEnum": "vtt.campaigns.models.INVITABLE_ROLES",
+        "VisibilityEnum": "vtt.table.models.Visibility",
+        "PrepRollVisibilityEnum": [("blind", "blind"), ("everyone", "everyone")],
+        "LanguageEnum": ["ru", "en"],
     },
 }
 

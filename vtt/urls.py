@@ -12,4 +12,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("vtt.campaigns.urls")),
     path("", include("vtt.table.urls")),
+    path("", include("vtt.maps.urls")),
+    path("", include("vtt.prep.urls")),
+    path("", include("vtt.tales_web.urls")),
+    path("", include("vtt.characters.urls")),
+    path("", include("vtt.characters.inventory_urls")),
 ]

@@ -53,7 +53,12 @@ def app_server(tmp_path_factory) -> Iterator[str]:
     """Base URL of a freshly migrated and seeded VTT served by daphne."""
     _require_browser()
     workdir = tmp_path_factory.mktemp("e2e-app")
-    env = child_env(DEBUG="1", WORKER_HEARTBEAT_SECONDS="2", DEMO_PASSWORD=DEMO_PASSWORD)
+    env = child_env(
+        DEBUG="1",
+        WORKER_HEARTBEAT_SECONDS="2",
+        DEMO_PASSWORD=DEMO_PASSWORD,
+        CLOCK_MIN_SECONDS="1",  # the browser tests run 2-3 second dungeon turns
+    )
     dbname = None
     db_url = os.environ.get("DATABASE_URL")
     if db_url and db_url.startswith("postgres"):

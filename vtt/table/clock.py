@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 LENGTH_CHOICES_MINUTES = (20, 30, 60)
 # Events of the end-of-turn procedure that only the referee sees (Crows: encounter rolls).
 REFEREE_ONLY_KINDS = {"encounter_check", "encounter_overdue"}
+# Fields of other results that only the referee may see (Crows: signed encounters and their rolls).
+REFEREE_ONLY_FIELDS = ("pending_encounters",)
 
 
 def _lock(campaign: Campaign | int) -> DungeonClock:
@@ -259,14 +261,25 @@ def _end_turn_locked(clock: DungeonClock, *, actor: User | None, dice: Dice) -> 
             index = event.get("character")
             hidden = index is not None and characters[index].hidden
             results.append(event)
-            publish(
-                campaign=campaign,
-                kind=f"turn.{event.get('type', 'event')}",
-                payload={**event, "turn": ended_turn},
-                visibility=V.BLIND
-                if hidden or event.get("type") in REFEREE_ONLY_KINDS
-                else V.EVERYONE,
-            )
+            payload = {**event, "turn": event.get("turn", ended_turn), "ended_turn": ended_turn}
+            kind = f"turn.{event.get('type', 'event')}"
+            if hidden or event.get("type") in REFEREE_ONLY_KINDS:
+                publish(campaign=campaign, kind=kind, payload=payload, visibility=V.BLIND)
+                continue
+            secret = {k: payload[k] for k in REFEREE_ONLY_FIELDS if k in payload}
+            if secret:
+                # Players get the result without the referee's fields; the referee gets the
+                # full copy right after it and ignores the players' one (``audience``).
+                public = {k: v for k, v in payload.items() if k not in secret}
+                publish(campaign=campaign, kind=kind, payload={**public, "audience": "players"})
+                publish(
+                    campaign=campaign,
+                    kind=kind,
+                    payload={**payload, "audience": "referee"},
+                    visibility=V.BLIND,
+                )
+            else:
+                publish(campaign=campaign, kind=kind, payload=payload)
     clock.turns_ended += 1
     clock.turn = ended_turn + 1
     if clock.mode == "rooms":

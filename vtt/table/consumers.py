@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import secrets
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -29,6 +31,20 @@ CLOSE_TOO_MANY = 4429
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Run the handler without channels' per-message ``aclose_old_connections()``.
+
+        Channels hops to the shared sync thread before every handler to close stale database
+        connections: once per event per socket, hundreds of thread hops a second that queue
+        behind the request threads for the GIL (docs/performance.md). Every database call
+        here goes through ``database_sync_to_async``, which closes old connections itself
+        before and after, so the hop buys nothing.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.ready = False
         self.buffer: list[dict[str, Any]] = []
@@ -224,9 +240,14 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- helpers ------------------------------------------------------------------------------
 
     async def _announce_forever(self) -> None:
+        # The first announcement comes at a random point of the period: after a restart every
+        # browser reconnects at once, and without the jitter they would all announce in the
+        # same second, every 30 s, for as long as the process runs (docs/performance.md).
+        delay = random.uniform(0, PRESENCE_EVERY)
         try:
             while True:
-                await asyncio.sleep(PRESENCE_EVERY)
+                await asyncio.sleep(delay)
+                delay = PRESENCE_EVERY
                 if self.ready:
                     await self._group(
                         {"type": "presence.here", "conn": self.conn_id, "user": self.user_info}

@@ -46,9 +46,13 @@ def publish(
     The cursor row lock serialises appends per campaign: sequence numbers have no gaps or
     duplicates and each hash covers the previous one. The push happens only if the transaction
     commits, so a browser never sees an event the database does not have.
+
+    Inside a caller's transaction the append takes no savepoint: the event and the state change
+    it reports commit or roll back together (a caller cannot swallow a failed append and commit
+    the change without its event), and the two round trips a savepoint costs are saved.
     """
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         cursor, _created = EventCursor.objects.select_for_update().get_or_create(
             campaign_id=campaign_id
         )

@@ -126,3 +126,23 @@ def test_crows_end_of_turn_runs_the_procedure_with_hidden_encounter_rolls(table)
             assert event.visibility == "blind"
     row = DungeonClock.objects.get(campaign=crows)
     assert row.ruleset_state.get("turn") is not None and row.turn == 2
+
+
+def test_players_never_get_pending_encounters(table, api_for):
+    crows = campaign_services.campaign_create(user=table.referee, name="Тайны", ruleset="crows")
+    from vtt.campaigns.models import Membership
+
+    Membership.objects.create(campaign=crows, user=table.player, role="player")
+    clock.clock_configure(campaign=crows, actor=table.referee, length_seconds=5)
+    clock.clock_start(campaign=crows, actor=table.referee)
+    for turn in (1, 2, 3, 4):
+        _due(crows)
+        assert clock.end_turn(crows.pk, turn, dice=RandomDice()) == clock.ENDED
+    seen = api_for(table.player).get(f"/api/campaigns/{crows.pk}/events/?limit=1000").json()
+    for event in seen["events"]:
+        assert "pending_encounters" not in event["payload"], event["kind"]
+        assert event["kind"] not in ("turn.encounter_check", "turn.encounter_overdue")
+    full = api_for(table.referee).get(f"/api/campaigns/{crows.pk}/events/?limit=1000").json()
+    started = [e for e in full["events"] if e["kind"] == "turn.turn_started"]
+    assert any("pending_encounters" in e["payload"] for e in started)
+    assert all(e["payload"]["turn"] == e["payload"]["ended_turn"] + 1 for e in started)

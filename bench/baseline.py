@@ -1,0 +1,142 @@
+"""The floor: a bare websocket broadcast server with the table's wire shape and nothing else.
+
+No Django, no database, no channel layer: ``POST /api/campaigns/<id>/rolls/`` (a minimal
+keep-alive HTTP/1.1 server) rolls 2d6+1, numbers the event and broadcasts one frame to the
+sockets of that table, then answers 201. The websocket side speaks just enough of the table
+protocol for the same clients: ``welcome``, ``hello`` → an empty ``replay``, then
+``{"type":"event","prev":P,"event":{...}}`` frames. Same clients, same load generator, same
+measurement: whatever the real server adds on top of this is the cost of the product.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import re
+import signal
+from datetime import UTC, datetime
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+WS_PATH = re.compile(r"^/ws/campaigns/(\d+)/$")
+ROLL_PATH = re.compile(r"^/api/campaigns/(\d+)/rolls/$")
+MAX_BODY = 64 * 1024
+
+
+class Tables:
+    def __init__(self) -> None:
+        self.sockets: dict[int, set[ServerConnection]] = {}
+        self.seq: dict[int, int] = {}
+
+    async def websocket(self, ws: ServerConnection) -> None:
+        match = WS_PATH.match(ws.request.path if ws.request else "")
+        if not match:
+            await ws.close(4404)
+            return
+        table = int(match.group(1))
+        await ws.send(json.dumps({"type": "welcome", "user": {"id": 0}, "conn": str(id(ws))}))
+        hello = json.loads(await ws.recv())
+        if hello.get("type") != "hello":
+            await ws.close(4400)
+            return
+        head = self.seq.get(table, 0)
+        await ws.send(json.dumps({"type": "replay", "after": 0, "cursor": head, "events": []}))
+        self.sockets.setdefault(table, set()).add(ws)
+        try:
+            async for _frame in ws:
+                pass
+        finally:
+            self.sockets[table].discard(ws)
+
+    def roll(self, table: int, body: dict[str, Any]) -> dict[str, Any]:
+        faces = [random.randint(1, 6), random.randint(1, 6)]
+        seq = self.seq.get(table, 0) + 1
+        self.seq[table] = seq
+        payload = {
+            "roll_id": seq,
+            "notation": "2d6+1",
+            "label": str(body.get("label", ""))[:120],
+            "total": sum(faces) + 1,
+            "text": f"2d6 ({faces[0]}, {faces[1]}) + 1 = {sum(faces) + 1}",
+            "terms": [{"dice": "2d6", "faces": faces}],
+            "actor_name": "bench",
+        }
+        event = {
+            "seq": seq,
+            "kind": "roll",
+            "payload": payload,
+            "actor": {"id": 0, "name": "bench"},
+            "visibility": "everyone",
+            "target_id": None,
+            "created_at": datetime.now(UTC).isoformat(),
+            "hash": "0" * 64,
+        }
+        frame = json.dumps(event, ensure_ascii=False)
+        message = f'{{"type":"event","prev":{seq - 1},"event":{frame}}}'
+        broadcast(self.sockets.get(table, ()), message)
+        return payload
+
+    async def http(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                method, path, _version = lines[0].split(" ", 2)
+                headers = {}
+                for line in lines[1:]:
+                    if ":" in line:
+                        name, value = line.split(":", 1)
+                        headers[name.strip().lower()] = value.strip()
+                length = int(headers.get("content-length", "0"))
+                if length > MAX_BODY:
+                    raise ValueError("body too large")
+                body = await reader.readexactly(length) if length else b""
+                match = ROLL_PATH.match(path)
+                if method == "POST" and match:
+                    status, data = "201 Created", self.roll(int(match.group(1)), json.loads(body))
+                else:
+                    status, data = "404 Not Found", {"detail": "not found"}
+                out = json.dumps(data).encode()
+                writer.write(
+                    f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(out)}\r\n\r\n".encode()
+                    + out
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+
+async def main_async(ws_port: int, http_port: int, max_seconds: float) -> None:
+    tables = Tables()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGINT, stop.set)
+    http_server = await asyncio.start_server(tables.http, "127.0.0.1", http_port, backlog=1024)
+    websocket_server = serve(
+        tables.websocket, "127.0.0.1", ws_port, compression=None, max_size=16 * 1024
+    )
+    async with websocket_server, http_server:
+        print("LISTENING", flush=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), max_seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ws-port", type=int, required=True)
+    parser.add_argument("--http-port", type=int, required=True)
+    parser.add_argument("--max-seconds", type=float, required=True, help="hard deadline")
+    args = parser.parse_args()
+    asyncio.run(main_async(args.ws_port, args.http_port, args.max_seconds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Every websocket client of the run in one asyncio process.
+
+Each client connects with a session cookie and the Origin header, waits for ``welcome``,
+sends ``hello`` and waits for the ``replay``; then it records the wall-clock arrival time of
+every live event by the roll's label, and checks the protocol's ``prev`` chain (a frame whose
+``prev`` is not the client's position is an order error, a seq at or below it a duplicate).
+
+Protocol with the parent, one line each: stdout ``READY <ok> <failed>`` once every client is
+connected (or failed); stdin ``STOP`` (or EOF, or the deadline) ends the run; the report goes
+to ``--out`` as JSON, then stdout ``DONE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import resource
+import sys
+import time
+from collections import defaultdict
+from typing import Any
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+HANDSHAKE_CONCURRENCY = 64
+STEP_TIMEOUT = 30.0
+
+
+class Run:
+    def __init__(self, plan: dict[str, Any], ws_base: str, origin: str) -> None:
+        self.plan = plan
+        self.ws_base = ws_base
+        self.origin = origin
+        self.arrivals: dict[str, list[list[float]]] = defaultdict(list)
+        self.connect_errors = 0
+        self.connect_error_samples: list[str] = []
+        self.drops = 0
+        self.drop_samples: list[str] = []
+        self.order_errors = 0
+        self.duplicates = 0
+        self.replayed = 0
+        self.frames = 0
+        self.stopping = False
+        self.sockets: list[Any] = []
+        self.pending = 0
+        self.all_ready = asyncio.Event()
+        self.gate = asyncio.Semaphore(HANDSHAKE_CONCURRENCY)
+
+    def _settled(self) -> None:
+        self.pending -= 1
+        if self.pending == 0:
+            self.all_ready.set()
+
+    async def client(self, index: int, table_id: int, session_key: str) -> None:
+        uri = f"{self.ws_base}/ws/campaigns/{table_id}/"
+        cookie = f"{self.plan['cookie_name']}={session_key}"
+        try:
+            async with self.gate:
+                ws = await asyncio.wait_for(
+                    connect(
+                        uri,
+                        origin=self.origin,
+                        additional_headers={"Cookie": cookie},
+                        compression=None,
+                        ping_interval=None,
+                        max_size=2**22,
+                        max_queue=None,
+                        open_timeout=STEP_TIMEOUT,
+                    ),
+                    STEP_TIMEOUT,
+                )
+                welcome = json.loads(await asyncio.wait_for(ws.recv(), STEP_TIMEOUT))
+                if welcome.get("type") != "welcome":
+                    raise RuntimeError(f"expected welcome, got {str(welcome)[:120]}")
+                await ws.send(json.dumps({"type": "hello", "last_seq": 0}))
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), STEP_TIMEOUT))
+                    if frame.get("type") == "replay":
+                        position = frame["cursor"]
+                        break
+        except Exception as exc:  # every failure to join counts, with a sample
+            self.connect_errors += 1
+            if len(self.connect_error_samples) < 5:
+                self.connect_error_samples.append(f"{type(exc).__name__}: {exc}"[:200])
+            self._settled()
+            return
+        self.sockets.append(ws)
+        self._settled()
+        arrivals = self.arrivals
+        try:
+            async for raw in ws:
+                now = time.time()
+                self.frames += 1
+                frame = json.loads(raw)
+                kind = frame.get("type")
+                if kind == "event":
+                    event = frame["event"]
+                    seq = event["seq"]
+                    if seq <= position:
+                        self.duplicates += 1
+                        continue
+                    if frame["prev"] != position:
+                        self.order_errors += 1
+                    position = seq
+                    label = event["payload"].get("label")
+                    if label:
+                        arrivals[label].append([index, now])
+                elif kind == "replay":
+                    for event in frame["events"]:
+                        if event["seq"] <= position:
+                            self.duplicates += 1
+                            continue
+                        self.replayed += 1
+                        position = event["seq"]
+                        label = event["payload"].get("label")
+                        if label:
+                            arrivals[label].append([index, now])
+                    position = max(position, frame["cursor"])
+        except (ConnectionClosed, ValueError, KeyError, TypeError) as exc:
+            if not self.stopping:
+                self._drop(f"{type(exc).__name__}: {exc}")
+        else:
+            if not self.stopping:
+                self._drop(f"closed by the server: {ws.close_code} {ws.close_reason}")
+
+    def _drop(self, why: str) -> None:
+        self.drops += 1
+        if len(self.drop_samples) < 5:
+            self.drop_samples.append(why[:200])
+
+    async def main(self, deadline: float) -> dict[str, Any]:
+        tasks = []
+        index = 0
+        for table in self.plan["tables"]:
+            for key in table["sessions"]:
+                self.pending += 1
+                tasks.append(asyncio.create_task(self.client(index, table["id"], key)))
+                index += 1
+        if not tasks:
+            self.all_ready.set()
+        with contextlib.suppress(TimeoutError):  # READY says how many made it; the parent decides
+            await asyncio.wait_for(self.all_ready.wait(), max(1.0, deadline - time.time()))
+        print(f"READY {len(self.sockets)} {self.connect_errors}", flush=True)
+        # Wait for STOP (or EOF) on stdin without a thread, so the deadline always wins.
+        loop = asyncio.get_running_loop()
+        stdin = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stdin.readline(), max(1.0, deadline - time.time()))
+        self.stopping = True
+        closing = [asyncio.create_task(ws.close()) for ws in self.sockets]
+        if closing:
+            await asyncio.wait(closing, timeout=15)
+        await asyncio.wait(tasks, timeout=15)
+        for task in tasks:
+            task.cancel()
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return {
+            "arrivals": self.arrivals,
+            "connected": len(self.sockets),
+            "connect_errors": self.connect_errors,
+            "connect_error_samples": self.connect_error_samples,
+            "drops": self.drops,
+            "drop_samples": self.drop_samples,
+            "order_errors": self.order_errors,
+            "duplicates": self.duplicates,
+            "replayed": self.replayed,
+            "frames": self.frames,
+            "peak_rss_mb": usage.ru_maxrss / 1024,
+            "cpu_s": usage.ru_utime + usage.ru_stime,
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plan", required=True)
+    parser.add_argument("--ws", required=True, help="ws://127.0.0.1:<port>")
+    parser.add_argument("--origin", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--max-seconds", type=float, required=True, help="hard deadline")
+    args = parser.parse_args()
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    with open(args.plan) as f:
+        plan = json.load(f)
+    deadline = time.time() + args.max_seconds
+    report = asyncio.run(Run(plan, args.ws, args.origin).main(deadline))
+    with open(args.out, "w") as f:
+        json.dump(report, f)
+    print("DONE", flush=True)
+
+
+if __name__ == "__main__":
+    main()

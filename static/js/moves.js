@@ -1,0 +1,330 @@
+/* Move outcomes and the choices they wait for, shared by the sheet page (sheet.js) and the
+ * table's log. On the table page this file registers renderers for `move` and `move.details`
+ * events through the extension point at the top of table.js, so it must load before table.js.
+ *
+ * A move's outcome (faces, total, band, text) comes from the server, which rolled the dice; a
+ * choice (`outcome.options`, `pick`, `chooser`) is offered to whoever makes it (the sheet's
+ * owner for "player", the referee for "referee") and POSTed to the pending endpoint. A later
+ * `move` event whose `resolves` names the pending id marks the earlier one resolved.
+ */
+(function () {
+  "use strict";
+
+  var M = (window.VTTMoves = window.VTTMoves || {});
+  var L = { lang: document.documentElement.lang || "ru", bands: {} };
+
+  function h(tag, attrs, children) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (key) {
+        var value = attrs[key];
+        if (value === null || value === undefined || value === false) return;
+        if (key === "class") node.className = value;
+        else if (key === "text") node.textContent = value;
+        else if (key.indexOf("data-") === 0 || key.indexOf("aria-") === 0 || key === "title" ||
+                 key === "role" || key === "type" || key === "for" || key === "href" ||
+                 key === "list" || key === "inputmode" || key === "datetime") {
+          node.setAttribute(key, value === true ? "" : value);
+        } else node[key] = value;
+      });
+    }
+    (children || []).forEach(function (child) {
+      if (child === null || child === undefined || child === false) return;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  function fmt(text, vars) {
+    return String(text).replace(/\{(\w+)\}/g, function (m, key) {
+      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
+    });
+  }
+
+  /* A {ru, en} text (or a plain string) in the page's language. */
+  function tr(text) {
+    if (text === null || text === undefined) return "";
+    if (typeof text === "string") return text;
+    return text[L.lang] || text.en || text.ru || "";
+  }
+
+  function bandLabel(band) {
+    if (band === null || band === undefined) return "";
+    return (L.bands && L.bands[band]) || String(band);
+  }
+
+  function signed(n) {
+    return n > 0 ? "+" + n : n < 0 ? "−" + Math.abs(n) : "";
+  }
+
+  /* Faces, modifier, total, band and text of an outcome (the public part every viewer gets). */
+  function outcomeNode(outcome) {
+    var o = outcome || {};
+    var box = h("div", { "class": "outcome", "data-band": o.band === null || o.band === undefined ? "" : String(o.band) });
+    var faces = o.faces || [];
+    if (faces.length || (o.total !== null && o.total !== undefined)) {
+      var dice = h("span", { "class": "dice" });
+      faces.forEach(function (face) { dice.appendChild(h("span", { "class": "die", text: String(face) })); });
+      var line = h("div", { "class": "roll-line outcome-line" }, [dice]);
+      if (o.modifier) line.appendChild(h("span", { "class": "modifier", title: L.modifier, text: signed(o.modifier) }));
+      if (o.total !== null && o.total !== undefined) {
+        line.appendChild(h("span", { "class": "total", title: L.total, "data-total": String(o.total), text: String(o.total) }));
+      }
+      if (o.band !== null && o.band !== undefined && o.band !== "") {
+        line.appendChild(h("span", { "class": "band band-" + String(o.band).replace(/[^a-z0-9]/gi, "_"), "data-band": String(o.band), text: bandLabel(o.band) }));
+      }
+      box.appendChild(line);
+    }
+    var text = tr(o.text);
+    if (text) box.appendChild(h("p", { "class": "outcome-text", text: text }));
+    return box;
+  }
+
+  /* Who makes a pending choice: the referee for "referee"; for "player" the sheet's owner, or
+   * the referee when the sheet has no owner (an NPC). */
+  function isChooser(chooser, ownerId, me, isReferee) {
+    if (chooser === "referee") return !!isReferee;
+    if (ownerId === null || ownerId === undefined) return !!isReferee;
+    return ownerId === me.id;
+  }
+
+  function request(method, url, body, csrf) {
+    var options = {
+      method: method,
+      credentials: "same-origin",
+      headers: { "Accept": "application/json", "X-CSRFToken": csrf || "" },
+    };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    return fetch(url, options).then(function (response) {
+      return response.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        if (!response.ok) {
+          var error = new Error((data && (data.detail || firstError(data))) || L.failed);
+          error.status = response.status;
+          error.data = data;
+          throw error;
+        }
+        return data;
+      });
+    }, function () {
+      var error = new Error(L.failed);
+      error.status = 0;
+      throw error;
+    });
+  }
+
+  function firstError(data) {
+    var source = data.fields || data;
+    for (var key in source) {
+      if (Array.isArray(source[key]) && source[key].length) return source[key][0];
+    }
+    return null;
+  }
+
+  /* The choice a pending move waits for. opts: {options, pick, chooser, mine, url, csrf,
+   * onDone(data), onGone()}. `mine`: this user makes the choice (buttons); otherwise a note. */
+  function choiceNode(opts) {
+    var box = h("div", { "class": "choices", "data-chooser": opts.chooser || "player" });
+    var options = opts.options || [];
+    var pick = opts.pick || 1;
+    if (!opts.mine) {
+      box.appendChild(h("p", {
+        "class": "awaiting",
+        text: opts.chooser === "referee" ? L.awaitingReferee : L.awaitingPlayer,
+      }));
+      if (options.length) {
+        var list = h("ul", { "class": "option-list" });
+        options.forEach(function (o) { list.appendChild(h("li", { text: tr(o) })); });
+        box.appendChild(list);
+      }
+      return box;
+    }
+    var error = h("p", { "class": "choice-error", role: "alert", hidden: true });
+    var buttons = [];
+    function send(keys) {
+      buttons.forEach(function (b) { b.disabled = true; });
+      error.hidden = true;
+      request("POST", opts.url, { choices: keys }, opts.csrf).then(function (data) {
+        box.classList.add("is-chosen");
+        if (opts.onDone) opts.onDone(data);
+      }, function (err) {
+        if (err.status === 409 && err.data && err.data.code === "already_chosen") {
+          if (opts.onGone) opts.onGone();
+          return;
+        }
+        error.textContent = err.message || L.choiceFailed;
+        error.hidden = false;
+        buttons.forEach(function (b) { b.disabled = false; });
+      });
+    }
+    box.appendChild(h("p", { "class": "choose-n", text: fmt(L.chooseN, { n: pick }) }));
+    if (pick === 1) {
+      var row = h("div", { "class": "choice-buttons" });
+      options.forEach(function (o) {
+        var b = h("button", { type: "button", "class": "choice-btn", "data-option": o.key, text: tr(o) });
+        b.addEventListener("click", function () { send([o.key]); });
+        buttons.push(b);
+        row.appendChild(b);
+      });
+      box.appendChild(row);
+    } else {
+      var selects = [];
+      var grid = h("div", { "class": "choice-selects" });
+      for (var i = 0; i < pick; i += 1) {
+        var select = h("select", { "aria-label": L.choose + " " + (i + 1), "data-choice-index": String(i) });
+        options.forEach(function (o, j) {
+          var option = h("option", { value: o.key, text: tr(o) });
+          if (j === i % options.length) option.selected = true;
+          select.appendChild(option);
+        });
+        selects.push(select);
+        grid.appendChild(select);
+      }
+      var go = h("button", { type: "button", "class": "primary choice-go", text: L.choose });
+      go.addEventListener("click", function () {
+        send(selects.map(function (s) { return s.value; }));
+      });
+      buttons.push(go);
+      selects.forEach(function (s) { buttons.push(s); });
+      box.appendChild(grid);
+      box.appendChild(go);
+    }
+    box.appendChild(error);
+    return box;
+  }
+
+  function markResolved(pendingId, root) {
+    var scope = root || document;
+    var nodes = scope.querySelectorAll('[data-pending-id="' + pendingId + '"]');
+    Array.prototype.forEach.call(nodes, function (node) {
+      if (node.classList.contains("is-resolved")) return;
+      node.classList.add("is-resolved");
+      var choices = node.querySelector(".choices");
+      if (choices) choices.replaceWith(h("p", { "class": "resolved-mark", text: "✓ " + L.resolved }));
+    });
+  }
+
+  /* What the referee sees of a move's details (a monster's HP, the damage rolls). */
+  function detailsNode(details) {
+    var d = details || {};
+    var parts = [];
+    if (d.damage && d.damage.expression) {
+      parts.push(L.damage + " " + d.damage.expression + (d.damage.faces && d.damage.faces.length ? " [" + d.damage.faces.join(", ") + "]" : "") + " = " + d.damage.total);
+    }
+    if (d.dealt !== undefined && d.dealt !== null) parts.push(fmt(L.dealt, { n: d.dealt }));
+    if (d.target && typeof d.target === "object" && d.target.hp !== undefined) {
+      parts.push((d.target.name || "") + ": " + L.hp + " " + d.target.hp + (d.target.max_hp ? "/" + d.target.max_hp : "") + (d.target.hp === 0 ? " (" + L.down + ")" : ""));
+    }
+    if (d.counter_attack && typeof d.counter_attack === "object") {
+      var c = d.counter_attack;
+      parts.push(fmt(L.counter, { n: c.final !== undefined ? c.final : (c.damage || 0) }) + (c.hp !== undefined ? " → " + L.hp + " " + c.hp : ""));
+    }
+    if (d.hp !== undefined && d.final !== undefined) parts.push(L.hp + " " + d.hp);
+    if (!parts.length) return null;
+    return h("p", { "class": "details-text", text: parts.join(" · ") });
+  }
+
+  M.init = function (labels) {
+    L = labels || L;
+    M.labels = L;
+  };
+  M.h = h;
+  M.fmt = fmt;
+  M.tr = tr;
+  M.bandLabel = bandLabel;
+  M.outcomeNode = outcomeNode;
+  M.choiceNode = choiceNode;
+  M.isChooser = isChooser;
+  M.request = request;
+  M.markResolved = markResolved;
+  M.detailsNode = detailsNode;
+
+  // ---- the table log ----------------------------------------------------------------------
+
+  var configNode = document.getElementById("moves-config");
+  var tableNode = document.getElementById("table-config");
+  if (!configNode || !tableNode) return;
+  M.init(JSON.parse(configNode.textContent));
+  var table = JSON.parse(tableNode.textContent);
+  var T = (window.VTTTable = window.VTTTable || {});
+  T.renderers = T.renderers || {};
+  var resolved = new Set();
+  var owners = null;       // character id -> owner id (null for NPCs)
+  var waiting = [];        // callbacks for when owners are known
+
+  function withOwners(callback) {
+    if (owners) { callback(); return; }
+    waiting.push(callback);
+    if (waiting.length > 1) return;
+    request("GET", L.list_url, undefined, table.csrf).then(function (list) {
+      owners = {};
+      (list || []).forEach(function (c) { owners[c.id] = c.owner_id; });
+    }, function () {
+      owners = {};
+    }).then(function () {
+      var run = waiting;
+      waiting = [];
+      run.forEach(function (cb) { cb(); });
+    });
+  }
+
+  document.addEventListener("vtt:event", function (event) {
+    var ev = event.detail;
+    if (owners && ev && (ev.kind === "character.created" || ev.kind === "character.updated")) {
+      owners[ev.payload.character_id] = ev.payload.owner_id;
+    }
+  });
+
+  T.renderers.move = function (ev, api) {
+    var p = ev.payload || {};
+    var li = api.entryShell(ev, "move", "");
+    li.setAttribute("data-character-id", String(p.character_id));
+    var title = h("div", { "class": "move-what" }, [
+      h("a", { "class": "move-char", href: L.sheet_url.replace("{id}", p.character_id), text: p.character_name || "" }),
+      h("span", { "class": "move-name", text: tr(p.move_name) }),
+    ]);
+    li.appendChild(title);
+    li.appendChild(outcomeNode(p.outcome));
+    if (p.resolves) {
+      resolved.add(p.resolves);
+      markResolved(p.resolves);
+    }
+    if (p.pending_id) {
+      li.setAttribute("data-pending-id", String(p.pending_id));
+      if (resolved.has(p.pending_id)) {
+        li.classList.add("is-resolved");
+        li.appendChild(h("p", { "class": "resolved-mark", text: "✓ " + L.resolved }));
+      } else {
+        var slot = h("div", { "class": "choices" });
+        li.appendChild(slot);
+        var o = p.outcome || {};
+        withOwners(function () {
+          if (resolved.has(p.pending_id) || !slot.parentNode) return;
+          var owner = Object.prototype.hasOwnProperty.call(owners, p.character_id) ? owners[p.character_id] : undefined;
+          var mine = table.canPlay && owner !== undefined && isChooser(o.chooser, owner, table.me, table.isReferee);
+          slot.replaceWith(choiceNode({
+            options: o.options, pick: o.pick, chooser: o.chooser, mine: mine, csrf: table.csrf,
+            url: L.choose_url.replace("{id}", p.character_id).replace("{pid}", p.pending_id),
+            onGone: function () { resolved.add(p.pending_id); markResolved(p.pending_id); },
+          }));
+        });
+      }
+    }
+    return li;
+  };
+
+  T.renderers["move.details"] = function (ev, api) {
+    var node = detailsNode(ev.payload && ev.payload.details);
+    if (!node) return null;
+    var li = api.entryShell(ev, "details", "");
+    var vis = li.querySelector(".vis");
+    if (vis) vis.textContent = L.details;
+    li.setAttribute("data-character-id", String(ev.payload.character_id));
+    li.appendChild(node);
+    return li;
+  };
+})();

@@ -1,0 +1,198 @@
+/* A small client for the table socket (docs/table-protocol.md) for pages other than the table:
+ * `hello` with the last sequence number, `replay` on a gap, pings, reconnect with back-off and
+ * jitter, a visible state. The table page keeps its own copy in table.js (it also tracks
+ * presence); the protocol is the same.
+ *
+ *   var sock = VTTSocket.connect({
+ *     url: "/ws/campaigns/1/", position: head,
+ *     onEvent: function (ev) {...},        // every event, in order, exactly once
+ *     onState: function (state) {...},     // connecting | connected | reconnecting | offline | denied
+ *   });
+ */
+(function () {
+  "use strict";
+
+  var PING_EVERY = 25000;
+  var DEAD_AFTER = 65000;
+  var MAX_BACKOFF = 30000;
+  var OFFLINE_AFTER = 4;
+
+  function connect(options) {
+    var conn = {
+      ws: null,
+      position: options.position || 0,
+      state: "connecting",
+      attempts: 0,
+      timer: null,
+      ping: null,
+      lastHeard: 0,
+      replayPending: false,
+      replayTimer: null,
+      unloading: false,
+      denied: false,
+    };
+
+    function setState(state) {
+      if (conn.state === state) return;
+      conn.state = state;
+      if (options.onState) options.onState(state);
+    }
+
+    function send(frame) {
+      if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+        conn.ws.send(JSON.stringify(frame));
+        return true;
+      }
+      return false;
+    }
+
+    function open() {
+      clearTimeout(conn.timer);
+      if (conn.denied || conn.unloading || conn.ws) return;
+      setState(conn.attempts ? "reconnecting" : "connecting");
+      var scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      var ws;
+      try {
+        ws = new WebSocket(scheme + "//" + location.host + options.url);
+      } catch (e) {
+        schedule();
+        return;
+      }
+      conn.ws = ws;
+      ws.onopen = function () { conn.lastHeard = Date.now(); };
+      ws.onmessage = function (message) {
+        if (ws !== conn.ws) return;
+        conn.lastHeard = Date.now();
+        var frame;
+        try { frame = JSON.parse(message.data); } catch (e) { return; }
+        handle(frame);
+      };
+      ws.onclose = function (event) {
+        if (ws !== conn.ws) return;
+        drop();
+        closed(event.code);
+      };
+    }
+
+    function drop() {
+      var ws = conn.ws;
+      conn.ws = null;
+      clearInterval(conn.ping);
+      clearTimeout(conn.replayTimer);
+      conn.replayPending = false;
+      if (ws) {
+        ws.onopen = ws.onmessage = ws.onclose = null;
+        try { ws.close(); } catch (e) { /* already closed */ }
+      }
+    }
+
+    function closed(code) {
+      if (conn.unloading) return;
+      if (code === 4403) {
+        conn.denied = true;
+        setState("denied");
+        return;
+      }
+      if (code === 4000) {
+        conn.attempts = 0;
+        conn.timer = setTimeout(open, 100);
+        return;
+      }
+      schedule(code === 4429 ? MAX_BACKOFF : null);
+    }
+
+    function schedule(fixed) {
+      conn.attempts += 1;
+      var base = Math.min(MAX_BACKOFF, 1000 * Math.pow(2, conn.attempts - 1));
+      var delay = fixed || Math.round(base / 2 + Math.random() * base / 2);
+      clearTimeout(conn.timer);
+      conn.timer = setTimeout(open, delay);
+      setState(!navigator.onLine || conn.attempts > OFFLINE_AFTER ? "offline" : "reconnecting");
+    }
+
+    function startPing() {
+      clearInterval(conn.ping);
+      conn.ping = setInterval(function () {
+        if (Date.now() - conn.lastHeard > DEAD_AFTER) {
+          drop();
+          schedule();
+          return;
+        }
+        send({ type: "ping", t: Date.now() });
+      }, PING_EVERY);
+    }
+
+    function apply(ev) {
+      if (ev.seq <= conn.position) return;
+      conn.position = ev.seq;
+      try { options.onEvent(ev); } catch (e) { if (window.console) console.error(e); }
+    }
+
+    function requestReplay() {
+      if (conn.replayPending) return;
+      conn.replayPending = true;
+      send({ type: "replay", since: conn.position });
+      clearTimeout(conn.replayTimer);
+      conn.replayTimer = setTimeout(function () { conn.replayPending = false; }, 10000);
+    }
+
+    function handle(frame) {
+      switch (frame.type) {
+        case "welcome":
+          conn.attempts = 0;
+          setState("connected");
+          send({ type: "hello", last_seq: conn.position });
+          startPing();
+          break;
+        case "replay":
+          if (frame.after > conn.position) {
+            conn.replayPending = false;
+            requestReplay();
+            return;
+          }
+          frame.events.forEach(apply);
+          conn.position = Math.max(conn.position, frame.cursor);
+          conn.replayPending = false;
+          clearTimeout(conn.replayTimer);
+          break;
+        case "event":
+          if (frame.event.seq <= conn.position) return;
+          if (frame.prev > conn.position) {
+            requestReplay();
+            return;
+          }
+          apply(frame.event);
+          break;
+        case "reauth":
+          conn.unloading = true;
+          location.reload();
+          break;
+        default: break;
+      }
+    }
+
+    function retry() {
+      clearTimeout(conn.timer);
+      if (!conn.ws) open();
+    }
+
+    window.addEventListener("online", retry);
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible" && !conn.ws) retry();
+    });
+    window.addEventListener("pagehide", function () { conn.unloading = true; });
+    window.addEventListener("pageshow", function (event) {
+      if (event.persisted) { conn.unloading = false; retry(); }
+    });
+    open();
+
+    return {
+      position: function () { return conn.position; },
+      state: function () { return conn.state; },
+      retry: retry,
+      close: function () { conn.unloading = true; drop(); },
+    };
+  }
+
+  window.VTTSocket = { connect: connect };
+})();

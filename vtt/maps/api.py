@@ -1,0 +1,427 @@
+"""Maps over REST: `/api/campaigns/<id>/maps/...`. Reads are filtered by ``selectors`` (players
+see only the active map and what is revealed on it); writes call ``services``.
+
+Roles: the referee does everything; players move their own characters' tokens; observers read.
+Outsiders get 404 for everything (``authorize``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from vtt.core.errors import Invalid
+from vtt.maps import selectors, services, uploads
+from vtt.maps.fog import Fog
+from vtt.maps.models import DistanceUnit, GridKind, HexOrientation, Metric, Token
+from vtt.permissions import Action, authorize
+
+
+class MapSettingsRequest(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False)
+    kind = serializers.ChoiceField(choices=GridKind.choices, required=False)
+    orientation = serializers.ChoiceField(choices=HexOrientation.choices, required=False)
+    metric = serializers.ChoiceField(choices=Metric.choices, required=False)
+    width = serializers.IntegerField(required=False, help_text="1–200 cells")
+    height = serializers.IntegerField(required=False, help_text="1–200 cells")
+    cell_px = serializers.IntegerField(required=False, help_text="16–256 px")
+    cell_distance = serializers.DecimalField(max_digits=8, decimal_places=2, required=False)
+    distance_unit = serializers.ChoiceField(choices=DistanceUnit.choices, required=False)
+    fogged = serializers.BooleanField(required=False, help_text="Cells start hidden")
+
+
+class MapActivateRequest(serializers.Serializer):
+    active = serializers.BooleanField(default=True)
+
+
+class MapFogRequest(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=["reveal", "hide"])
+    cells = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        required=False,
+    )
+    rect = serializers.ListField(
+        child=serializers.IntegerField(), min_length=4, max_length=4, required=False
+    )
+    all = serializers.BooleanField(required=False, default=False)
+
+
+class MapTokenRequest(serializers.Serializer):
+    name = serializers.CharField(max_length=60, required=False)
+    color = serializers.CharField(max_length=7, required=False)
+    size = serializers.CharField(max_length=16, required=False)
+    character_id = serializers.IntegerField(required=False, allow_null=True)
+    hidden = serializers.BooleanField(required=False, allow_null=True, default=None)
+    col = serializers.IntegerField(required=False)
+    row = serializers.IntegerField(required=False)
+    speed = serializers.IntegerField(required=False, allow_null=True)
+    moved = serializers.IntegerField(required=False)
+
+
+class MapTokenMoveRequest(serializers.Serializer):
+    col = serializers.IntegerField()
+    row = serializers.IntegerField()
+
+
+class MapNoteRequest(serializers.Serializer):
+    col = serializers.IntegerField(required=False)
+    row = serializers.IntegerField(required=False)
+    text = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    secret = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class MapTerrainRequest(serializers.Serializer):
+    terrain = serializers.CharField(allow_blank=True, help_text="A terrain key; empty clears")
+    cells = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    )
+
+
+class MapPartyRequest(serializers.Serializer):
+    shown = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        required=False,
+        allow_null=True,
+    )
+    true = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        required=False,
+        allow_null=True,
+    )
+    reveal = serializers.IntegerField(required=False, allow_null=True, default=0)
+
+
+def _given(serializer_class, request: Request) -> dict[str, Any]:
+    """Validated fields that the request actually sent (PATCH semantics)."""
+    serializer = serializer_class(data=request.data, partial=True)
+    serializer.is_valid(raise_exception=True)
+    return {k: v for k, v in serializer.validated_data.items() if k in request.data}
+
+
+def _state(m, membership) -> dict[str, Any]:
+    return selectors.map_state(m, referee=selectors.is_referee(membership))
+
+
+class Maps(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_maps_list")
+    def get(self, request: Request, pk: int) -> Response:
+        """The maps this member may see: all for the referee, the active one for others."""
+        membership = authorize(request.user, pk, Action.VIEW)
+        return Response([selectors.map_summary(m) for m in selectors.maps_for(membership)])
+
+    @extend_schema(request=MapSettingsRequest, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        data = _given(MapSettingsRequest, request)
+        m = services.map_create(campaign=membership.campaign, actor=request.user, **data)
+        return Response(_state(m, membership), status=status.HTTP_201_CREATED)
+
+
+class MapDetail(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_maps_detail")
+    def get(self, request: Request, pk: int, map_id: int) -> Response:
+        """Everything to draw the map, filtered for the caller (`head` = the event sequence
+        number the state is at least as new as)."""
+        membership = authorize(request.user, pk, Action.VIEW)
+        return Response(_state(selectors.map_for(membership, map_id), membership))
+
+    @extend_schema(request=MapSettingsRequest, responses=OpenApiTypes.OBJECT)
+    def patch(self, request: Request, pk: int, map_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        m = services.map_update(map=m, actor=request.user, **_given(MapSettingsRequest, request))
+        return Response(_state(m, membership))
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, pk: int, map_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        services.map_delete(map=selectors.map_for(membership, map_id), actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MapActivate(APIView):
+    @extend_schema(request=MapActivateRequest, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        """Put the map on the table (`active: true`) or take it off (`false`)."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        active = _given(MapActivateRequest, request).get("active", True)
+        if active or m.active:
+            services.map_activate(
+                campaign=membership.campaign, actor=request.user, map_id=m.pk if active else None
+            )
+        m.refresh_from_db()
+        return Response(selectors.map_summary(m))
+
+
+class MapBackground(APIView):
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        request={"multipart/form-data": {"type": "object", "properties": {"image": {}}}},
+        responses={
+            200: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(description="Not a PNG, JPEG or WebP image, or damaged"),
+            413: OpenApiResponse(description="Over 20 MB or 100 megapixels (a bomb)"),
+        },
+    )
+    def put(self, request: Request, pk: int, map_id: int) -> Response:
+        """Upload the background (multipart field `image`). POST works too."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        handler = uploads.guard(request._request)
+        upload = request.data.get("image") if hasattr(request.data, "get") else None
+        uploads.check(handler)
+        m = services.background_set(map=m, actor=request.user, upload=upload)
+        return Response(_state(m, membership))
+
+    post = put
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def delete(self, request: Request, pk: int, map_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = services.background_clear(map=selectors.map_for(membership, map_id), actor=request.user)
+        return Response(_state(m, membership))
+
+
+class MapFog(APIView):
+    @extend_schema(request=MapFogRequest, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        """Reveal or hide `cells` (a brush stroke), a `rect` [c0, r0, c1, r1], or `all`."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        serializer = MapFogRequest(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if not (data.get("cells") is not None or data.get("rect") or data.get("all")):
+            raise Invalid("Give cells, rect or all.", code="no_cells")
+        result = services.fog_change(
+            map=m,
+            actor=request.user,
+            reveal=data["mode"] == "reveal",
+            cells=data.get("cells"),
+            rect=data.get("rect"),
+            everything=bool(data.get("all")),
+        )
+        return Response(result)
+
+
+class Tokens(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_maps_tokens_list")
+    def get(self, request: Request, pk: int, map_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.VIEW)
+        m = selectors.map_for(membership, map_id)
+        return Response(_state(m, membership)["tokens"])
+
+    @extend_schema(request=MapTokenRequest, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        token = services.token_create(map=m, actor=request.user, **_given(MapTokenRequest, request))
+        return Response(
+            selectors.token_data(token, m, referee=True), status=status.HTTP_201_CREATED
+        )
+
+
+def _visible_token(membership, m, token_id: int) -> Token:
+    """The token if the caller may see it; players get 404 for hidden or fogged ones."""
+    token = Token.objects.select_related("character").filter(map=m, pk=token_id).first()
+    if token is None:
+        raise Http404
+    if not selectors.is_referee(membership) and not selectors.token_visible(
+        token, m, Fog.for_map(m)
+    ):
+        raise Http404
+    return token
+
+
+class TokenDetail(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_maps_tokens_detail")
+    def get(self, request: Request, pk: int, map_id: int, token_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.VIEW)
+        m = selectors.map_for(membership, map_id)
+        token = _visible_token(membership, m, token_id)
+        return Response(selectors.token_data(token, m, referee=selectors.is_referee(membership)))
+
+    @extend_schema(request=MapTokenRequest, responses=OpenApiTypes.OBJECT)
+    def patch(self, request: Request, pk: int, map_id: int, token_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        _visible_token(membership, m, token_id)
+        token = services.token_update(
+            map=m, actor=request.user, token_id=token_id, **_given(MapTokenRequest, request)
+        )
+        return Response(selectors.token_data(token, m, referee=True))
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, pk: int, map_id: int, token_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        _visible_token(membership, m, token_id)
+        services.token_delete(map=m, actor=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenMove(APIView):
+    @extend_schema(
+        request=MapTokenMoveRequest,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(description="Outside the map, or (players) onto fog"),
+            409: OpenApiResponse(description="Not your character's token"),
+        },
+    )
+    def post(self, request: Request, pk: int, map_id: int, token_id: int) -> Response:
+        """Move to a cell (the anchor: top-left on squares, centre on hexes). The distance by
+        the map's rule is added to the token's movement this round."""
+        membership = authorize(request.user, pk, Action.PLAY)
+        m = selectors.map_for(membership, map_id)
+        _visible_token(membership, m, token_id)
+        data = _given(MapTokenMoveRequest, request)
+        if "col" not in data or "row" not in data:
+            raise Invalid("col and row are required.", fields={"col": ["required"]})
+        services.MOVE_BUCKET.hit(str(request.user.pk))
+        token, distance = services.token_move(
+            map=m,
+            actor=request.user,
+            role=membership.role,
+            token_id=token_id,
+            col=data["col"],
+            row=data["row"],
+        )
+        return Response(
+            {
+                "token": selectors.token_data(token, m, referee=selectors.is_referee(membership)),
+                "distance": distance,
+            }
+        )
+
+
+class TokenImage(APIView):
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        request={"multipart/form-data": {"type": "object", "properties": {"image": {}}}},
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiResponse(), 413: OpenApiResponse()},
+    )
+    def put(self, request: Request, pk: int, map_id: int, token_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        _visible_token(membership, m, token_id)
+        handler = uploads.guard(request._request)
+        upload = request.data.get("image") if hasattr(request.data, "get") else None
+        uploads.check(handler)
+        token = services.token_image_set(
+            map=m, actor=request.user, token_id=token_id, upload=upload
+        )
+        return Response(selectors.token_data(token, m, referee=True))
+
+    post = put
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def delete(self, request: Request, pk: int, map_id: int, token_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        _visible_token(membership, m, token_id)
+        token = services.token_image_clear(map=m, actor=request.user, token_id=token_id)
+        return Response(selectors.token_data(token, m, referee=True))
+
+
+class MapRound(APIView):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        """A new round: every token's movement is reset to its full speed."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        count = services.movement_reset(
+            map=selectors.map_for(membership, map_id), actor=request.user
+        )
+        return Response({"reset": count})
+
+
+class Notes(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_maps_notes_list")
+    def get(self, request: Request, pk: int, map_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.VIEW)
+        m = selectors.map_for(membership, map_id)
+        return Response(_state(m, membership)["notes"])
+
+    @extend_schema(request=MapNoteRequest, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        data = _given(MapNoteRequest, request)
+        note = services.note_create(
+            map=m,
+            actor=request.user,
+            col=data.get("col"),
+            row=data.get("row"),
+            text=data.get("text"),
+            secret=data.get("secret") if data.get("secret") is not None else True,
+        )
+        return Response(selectors.note_data(note, referee=True), status=status.HTTP_201_CREATED)
+
+
+class NoteDetail(APIView):
+    @extend_schema(request=MapNoteRequest, responses=OpenApiTypes.OBJECT)
+    def patch(self, request: Request, pk: int, map_id: int, note_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        note = services.note_update(
+            map=m, actor=request.user, note_id=note_id, **_given(MapNoteRequest, request)
+        )
+        return Response(selectors.note_data(note, referee=True))
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, pk: int, map_id: int, note_id: int) -> Response:
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        services.note_delete(map=m, actor=request.user, note_id=note_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MapTerrain(APIView):
+    @extend_schema(request=MapTerrainRequest, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        """Paint terrain on cells (`terrain: ""` clears it)."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        serializer = MapTerrainRequest(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        changed = services.terrain_paint(
+            map=m,
+            actor=request.user,
+            terrain=serializer.validated_data["terrain"],
+            cells=serializer.validated_data["cells"],
+        )
+        return Response({"changed": changed})
+
+
+class MapParty(APIView):
+    @extend_schema(request=MapPartyRequest, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        """Set the party's shown position (`shown`, what players see), its true position
+        (`true`, the referee's secret), either `null` to clear; `reveal` = steps around the
+        shown position that the party has seen (null: none)."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        data = _given(MapPartyRequest, request)
+        kwargs: dict[str, Any] = {}
+        for key in ("shown", "true"):
+            if key in data:
+                kwargs[key] = data[key]
+        if "reveal" in data:
+            kwargs["reveal"] = data["reveal"]
+        m = services.party_set(map=m, actor=request.user, **kwargs)
+        return Response(_state(m, membership)["party"])

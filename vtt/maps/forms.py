@@ -1,0 +1,65 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from vtt.maps.models import MAX_SIDE, DistanceUnit, GridKind, HexOrientation, Metric
+
+
+class MapForm(forms.Form):
+    """The referee's map settings (the service validates again; this renders and parses)."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    kind = forms.ChoiceField(label=_("Grid"), choices=GridKind.choices, initial=GridKind.SQUARE)
+    orientation = forms.ChoiceField(
+        label=_("Hexes"),
+        choices=HexOrientation.choices,
+        initial=HexOrientation.FLAT,
+        help_text=_("Only for hex grids."),
+    )
+    width = forms.IntegerField(label=_("Width, cells"), min_value=1, max_value=MAX_SIDE, initial=30)
+    height = forms.IntegerField(
+        label=_("Height, cells"), min_value=1, max_value=MAX_SIDE, initial=20
+    )
+    cell_px = forms.IntegerField(label=_("Cell size, px"), min_value=16, max_value=256, initial=50)
+    cell_distance = forms.DecimalField(
+        label=_("A cell is"),
+        min_value=0.01,
+        max_value=100000,
+        decimal_places=2,
+        required=False,
+        help_text=_("Empty: the ruleset's default (5 ft squares; a travel hex in miles)."),
+    )
+    distance_unit = forms.ChoiceField(
+        label=_("Unit"), choices=[("", "—"), *DistanceUnit.choices], required=False
+    )
+    metric = forms.ChoiceField(
+        label=_("Diagonals on squares"), choices=Metric.choices, initial=Metric.CHEBYSHEV
+    )
+    fogged = forms.BooleanField(
+        label=_("Cells start hidden (fog of war)"), required=False, initial=True
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("width", "height", "cell_px", "cell_distance"):
+            self.fields[name].widget.attrs["inputmode"] = "decimal"
+
+    def service_data(self) -> dict:
+        data = dict(self.cleaned_data)
+        if data.get("cell_distance") is None:
+            data.pop("cell_distance", None)
+        if not data.get("distance_unit"):
+            data.pop("distance_unit", None)
+        return data
+
+
+class BackgroundForm(forms.Form):
+    image = forms.FileField(
+        label=_("Background image"),
+        help_text=_("PNG, JPEG or WebP, up to 20 MB and 100 megapixels."),
+        widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp"}),
+    )
+    fit = forms.BooleanField(
+        label=_("Fit the grid to the image"),
+        required=False,
+        help_text=_("Set the width and height in cells from the image size and the cell size."),
+    )

@@ -1,0 +1,851 @@
+"""Every write to a map: validated, in one transaction with its events (DESIGN.md, "One path for
+table state").
+
+Players and the referee see different things, so a change publishes up to two events:
+
+- the referee's copy, ``visibility="blind"``, ``audience="referee"``, with full data;
+- the players' copy, ``visibility="everyone"``, ``audience="players"``, built only from what
+  ``selectors`` lets players see (a token entering fog becomes ``map.token.gone``, a reveal
+  carries the tokens, notes and terrain that came into view and the new background version).
+  It is published only for the active map, and only when players have something to learn.
+
+Every payload carries absolute values (a token's position, the cells revealed or hidden), so a
+browser may apply an event twice (page snapshot, then replay) with the same result.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from systems.core.grid import (
+    METRICS,
+    clamp_anchor,
+    grid_distance,
+    size_categories,
+    size_cells,
+)
+from systems.core.hexgrid import SQRT3, offsets_in_range
+from vtt.accounts.models import User
+from vtt.campaigns.models import Campaign, Role
+from vtt.characters.models import Character
+from vtt.core.errors import Conflict, Invalid, ServiceError
+from vtt.core.ratelimit import TokenBucket
+from vtt.maps import images
+from vtt.maps.fog import Fog, to_runs
+from vtt.maps.models import (
+    MAX_SIDE,
+    DistanceUnit,
+    GridKind,
+    HexOrientation,
+    Map,
+    MapNote,
+    Terrain,
+    Token,
+)
+from vtt.maps.selectors import (
+    Urls,
+    background_data,
+    cell_key,
+    map_summary,
+    note_data,
+    note_visible,
+    parse_key,
+    token_cells,
+    token_data,
+    token_visible,
+)
+from vtt.table.models import Visibility as V
+from vtt.table.services import publish
+
+MOVE_BUCKET = TokenBucket("map-move", burst=20, per_second=4)
+EDIT_BUCKET = TokenBucket("map-edit", burst=60, per_second=10)
+NAME_MAX = 100
+TOKEN_NAME_MAX = 60
+NOTE_MAX = 2000
+CELL_PX = (16, 256)
+MAX_CELLS_PER_REQUEST = MAX_SIDE * MAX_SIDE
+MAX_TOKENS = 2000
+MAX_NOTES = 1000
+MAX_SPEED = 1000
+COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+UNSET: Any = object()
+
+
+# --- publishing ---------------------------------------------------------------------------------
+
+
+def _publish(
+    m: Map,
+    kind: str,
+    actor: User | None,
+    referee: dict[str, Any] | None,
+    players: dict[str, Any] | None,
+) -> None:
+    """The referee's full copy (blind) and, for the active map, the players' copy."""
+    if referee is not None:
+        publish(
+            campaign=m.campaign_id,
+            kind=kind,
+            payload={"map_id": m.pk, **referee, "audience": "referee"},
+            actor=actor,
+            visibility=V.BLIND,
+        )
+    if players is not None and m.active:
+        publish(
+            campaign=m.campaign_id,
+            kind=kind,
+            payload={"map_id": m.pk, **players, "audience": "players"},
+            actor=actor,
+            visibility=V.EVERYONE,
+        )
+
+
+def _lock(m: Map) -> Map:
+    """Re-read the map under a row lock: every map write is serialised on it (fog, tokens)."""
+    return Map.objects.select_for_update().select_related("campaign").get(pk=m.pk)
+
+
+# --- validation -----------------------------------------------------------------------------------
+
+
+def _int(value: Any, field: str, low: int, high: int) -> int:
+    try:
+        number = int(value)
+        if isinstance(value, float) and value != number:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise Invalid(
+            _("%(field)s must be a whole number.") % {"field": field},
+            fields={field: [_("A whole number.")]},
+        ) from None
+    if not low <= number <= high:
+        raise Invalid(
+            _("%(field)s must be from %(low)d to %(high)d.")
+            % {"field": field, "low": low, "high": high},
+            fields={field: [f"{low}–{high}"]},
+        )
+    return number
+
+
+def _text(value: Any, field: str, max_length: int, *, required: bool = True) -> str:
+    text = " ".join(str(value or "").split())
+    if required and not text:
+        raise Invalid(
+            _("%(field)s is required.") % {"field": field}, fields={field: [_("Required.")]}
+        )
+    if len(text) > max_length:
+        raise Invalid(
+            _("%(field)s is at most %(max)d characters.") % {"field": field, "max": max_length},
+            fields={field: [str(max_length)]},
+        )
+    return text
+
+
+def _choice(value: Any, field: str, choices) -> str:
+    if value not in choices:
+        raise Invalid(
+            _("%(field)s: choose one of %(choices)s.")
+            % {"field": field, "choices": ", ".join(choices)},
+            fields={field: list(choices)},
+        )
+    return value
+
+
+def _cell(m: Map, value: Any, field: str = "cell") -> tuple[int, int]:
+    try:
+        col, row = (int(v) for v in value)
+    except (TypeError, ValueError):
+        raise Invalid(
+            _("A cell is a pair of numbers: column and row."), fields={field: ["[col, row]"]}
+        ) from None
+    if not (0 <= col < m.width and 0 <= row < m.height):
+        raise Invalid(_("That cell is outside the map."), fields={field: ["outside"]})
+    return col, row
+
+
+def _cells(m: Map, values: Any) -> list[tuple[int, int]]:
+    if not isinstance(values, list | tuple):
+        raise Invalid(_("Cells are a list of [column, row] pairs."), fields={"cells": ["list"]})
+    if len(values) > MAX_CELLS_PER_REQUEST:
+        raise Invalid(_("Too many cells in one request."), fields={"cells": ["too many"]})
+    return [_cell(m, v, "cells") for v in values]
+
+
+def default_distance(ruleset: str, kind: str) -> tuple[Decimal, str]:
+    """5 ft squares everywhere (Crows: rules digest 1.1, L670); a Crows travel hex is 5 miles
+    (digest 2.1, L953); other games' hexes default to 6 miles."""
+    if kind == GridKind.HEX:
+        return (Decimal(5), "mi") if ruleset == "crows" else (Decimal(6), "mi")
+    return Decimal(5), "ft"
+
+
+def _clean_map(data: dict[str, Any], *, ruleset: str, current: Map | None = None) -> dict:
+    clean: dict[str, Any] = {}
+    if "name" in data or current is None:
+        clean["name"] = _text(data.get("name"), "name", NAME_MAX)
+    if "kind" in data or current is None:
+        clean["kind"] = _choice(data.get("kind") or GridKind.SQUARE, "kind", GridKind.values)
+    if "orientation" in data:
+        clean["orientation"] = _choice(data["orientation"], "orientation", HexOrientation.values)
+    if "metric" in data:
+        clean["metric"] = _choice(data["metric"], "metric", METRICS)
+    for field, default in (("width", 30), ("height", 20)):
+        if field in data or current is None:
+            clean[field] = _int(data.get(field, default), field, 1, MAX_SIDE)
+    if "cell_px" in data or current is None:
+        clean["cell_px"] = _int(data.get("cell_px", 50), "cell_px", *CELL_PX)
+    kind = clean.get("kind", current.kind if current else GridKind.SQUARE)
+    if "cell_distance" in data and data["cell_distance"] not in (None, ""):
+        try:
+            distance = Decimal(str(data["cell_distance"]))
+        except InvalidOperation:
+            distance = Decimal(-1)
+        if not (Decimal("0.01") <= distance <= Decimal(100000)) or distance != round(distance, 2):
+            raise Invalid(
+                _("The distance a cell stands for must be from 0.01 to 100000."),
+                fields={"cell_distance": ["0.01–100000"]},
+            )
+        clean["cell_distance"] = distance
+    elif current is None:
+        clean["cell_distance"] = default_distance(ruleset, kind)[0]
+    if data.get("distance_unit"):
+        clean["distance_unit"] = _choice(
+            data["distance_unit"], "distance_unit", DistanceUnit.values
+        )
+    elif current is None:
+        clean["distance_unit"] = default_distance(ruleset, kind)[1]
+    if "fogged" in data:
+        clean["fogged"] = bool(data["fogged"])
+    return clean
+
+
+# --- maps -----------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def map_create(*, campaign: Campaign, actor: User, **data: Any) -> Map:
+    if Map.objects.filter(campaign=campaign).count() >= 200:
+        raise Conflict(_("At most 200 maps in a campaign."), code="too_many_maps")
+    clean = _clean_map(data, ruleset=campaign.ruleset)
+    if clean["kind"] == GridKind.HEX and "orientation" not in clean:
+        clean["orientation"] = HexOrientation.FLAT
+    m = Map(campaign=campaign, **clean)
+    m.revealed = Fog(m.width, m.height, None, revealed=not m.fogged).to_bytes()
+    m.save()
+    _publish(m, "map.saved", actor, map_summary(m), None)
+    return m
+
+
+@transaction.atomic
+def map_update(*, map: Map, actor: User, **data: Any) -> Map:
+    """Change settings. A resize keeps the cells that remain (new ones follow ``fogged``) and
+    pulls tokens, notes and the party back onto the map."""
+    m = _lock(map)
+    clean = _clean_map(data, ruleset=m.campaign.ruleset, current=m)
+    old_w, old_h = m.width, m.height
+    fog = Fog.for_map(m)
+    for key, value in clean.items():
+        setattr(m, key, value)
+    if (m.width, m.height) != (old_w, old_h):
+        fog = fog.resized(m.width, m.height, new_revealed=not m.fogged)
+        m.terrain = {
+            k: v
+            for k, v in (m.terrain or {}).items()
+            if parse_key(k)[0] < m.width and parse_key(k)[1] < m.height
+        }
+        MapNote.objects.filter(map=m).filter(col__gte=m.width).delete()
+        MapNote.objects.filter(map=m).filter(row__gte=m.height).delete()
+        m.fog_version += 1
+    for token in Token.objects.filter(map=m):
+        col, row = clamp_anchor(
+            (token.col, token.row), token.cells, kind=m.kind, width=m.width, height=m.height
+        )
+        if (col, row) != (token.col, token.row):
+            token.col, token.row = col, row
+            token.save(update_fields=["col", "row"])
+    for prefix in ("party", "true"):
+        col, row = getattr(m, f"{prefix}_col"), getattr(m, f"{prefix}_row")
+        if col is not None and not (0 <= col < m.width and 0 <= row < m.height):
+            setattr(m, f"{prefix}_col", None)
+            setattr(m, f"{prefix}_row", None)
+    m.revealed = fog.to_bytes()
+    m.version += 1
+    m.save()
+    _publish_update(m, actor)
+    return m
+
+
+def _publish_update(m: Map, actor: User | None) -> None:
+    """Settings, size or background changed: browsers fetch the map again (filtered)."""
+    payload = {"version": m.version, "name": m.name}
+    _publish(m, "map.update", actor, payload, payload)
+
+
+@transaction.atomic
+def map_delete(*, map: Map, actor: User) -> None:
+    m = _lock(map)
+    files = [m.background, *Token.objects.filter(map=m).values_list("image", flat=True)]
+    was_active, map_id, campaign_id = m.active, m.pk, m.campaign_id
+    m.delete()
+    payload = {"map_id": map_id, "audience": "referee"}
+    publish(
+        campaign=campaign_id, kind="map.deleted", payload=payload, actor=actor, visibility=V.BLIND
+    )
+    if was_active:
+        for visibility, audience in ((V.BLIND, "referee"), (V.EVERYONE, "players")):
+            publish(
+                campaign=campaign_id,
+                kind="map.active",
+                payload={"map_id": None, "name": "", "audience": audience},
+                actor=actor,
+                visibility=visibility,
+            )
+
+    def cleanup() -> None:
+        for name in files:
+            images.delete(name)
+        images.delete_masked(map_id)
+
+    transaction.on_commit(cleanup)
+
+
+@transaction.atomic
+def map_activate(*, campaign: Campaign, actor: User, map_id: int | None) -> Map | None:
+    """Put a map on the table (players see only this one), or take the current one off."""
+    maps = list(Map.objects.select_for_update().filter(campaign=campaign))
+    chosen = next((m for m in maps if m.pk == map_id), None) if map_id is not None else None
+    if map_id is not None and chosen is None:
+        raise Invalid(_("No such map in this campaign."), code="no_map")
+    for m in maps:
+        if m.active and m is not chosen:
+            m.active = False
+            m.save(update_fields=["active"])
+    if chosen is not None and not chosen.active:
+        chosen.active = True
+        chosen.save(update_fields=["active"])
+    name = chosen.name if chosen else ""
+    for visibility, audience in ((V.BLIND, "referee"), (V.EVERYONE, "players")):
+        publish(
+            campaign=campaign,
+            kind="map.active",
+            payload={"map_id": chosen.pk if chosen else None, "name": name, "audience": audience},
+            actor=actor,
+            visibility=visibility,
+        )
+    return chosen
+
+
+def background_set(*, map: Map, actor: User, upload, fit: bool = False) -> Map:
+    """Validate and re-encode outside the transaction (seconds of CPU for a large image), then
+    swap the file in under the lock. ``fit`` sizes the grid to the image (its original pixels
+    divided by the cell size)."""
+    clean = images.clean_image(upload, max_side=images.BACKGROUND_MAX_SIDE)
+    name = images.store(clean.data, folder="backgrounds", ext=clean.ext)
+    try:
+        with transaction.atomic():
+            m = _lock(map)
+            old = m.background
+            m.background, m.bg_width, m.bg_height = name, clean.width, clean.height
+            m.bg_version += 1
+            m.save()
+            if fit:
+                cells = {
+                    "width": min(MAX_SIDE, max(1, round(clean.original_width / m.cell_px))),
+                    "height": min(MAX_SIDE, max(1, round(clean.original_height / m.cell_px))),
+                }
+                if m.kind == GridKind.HEX:
+                    cells = _hex_fit(m, clean.original_width, clean.original_height)
+                m = map_update(map=m, actor=actor, **cells)  # publishes map.update
+            else:
+                m.version += 1
+                m.save(update_fields=["version"])
+                _publish_update(m, actor)
+    except BaseException:
+        images.delete(name)
+        raise
+    transaction.on_commit(lambda: (images.delete(old), images.delete_masked(m.pk)))
+    return m
+
+
+def _hex_fit(m: Map, px_w: int, px_h: int) -> dict[str, int]:
+    """The largest hex rectangle whose pixel box fits in the image."""
+    size = m.cell_px / SQRT3
+    if m.orientation == HexOrientation.POINTY:
+        width = int(px_w / m.cell_px - 0.5)
+        height = int((px_h / size - 2.0) / 1.5) + 1
+    else:
+        width = int((px_w / size - 2.0) / 1.5) + 1
+        height = int(px_h / m.cell_px - 0.5)
+    return {"width": min(MAX_SIDE, max(1, width)), "height": min(MAX_SIDE, max(1, height))}
+
+
+@transaction.atomic
+def background_clear(*, map: Map, actor: User) -> Map:
+    m = _lock(map)
+    old = m.background
+    if not old:
+        return m
+    m.background, m.bg_width, m.bg_height = "", 0, 0
+    m.bg_version += 1
+    m.version += 1
+    m.save()
+    _publish_update(m, actor)
+    transaction.on_commit(lambda: (images.delete(old), images.delete_masked(m.pk)))
+    return m
+
+
+# --- fog ------------------------------------------------------------------------------------------
+
+
+def _rect_cells(m: Map, rect: Any) -> list[tuple[int, int]]:
+    try:
+        c0, r0, c1, r1 = (int(v) for v in rect)
+    except (TypeError, ValueError):
+        raise Invalid(
+            _("A rectangle is [column, row, column, row]."), fields={"rect": ["4 numbers"]}
+        ) from None
+    c0, c1 = sorted((max(0, min(c0, m.width - 1)), max(0, min(c1, m.width - 1))))
+    r0, r1 = sorted((max(0, min(r0, m.height - 1)), max(0, min(r1, m.height - 1))))
+    return [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+
+
+@transaction.atomic
+def fog_change(
+    *,
+    map: Map,
+    actor: User,
+    reveal: bool,
+    cells: Any = None,
+    rect: Any = None,
+    everything: bool = False,
+) -> dict[str, Any]:
+    """Reveal or hide cells (a brush stroke's list, a rectangle, or the whole map).
+
+    The players' event carries the cells that changed plus what came into view with them
+    (tokens, notes, terrain) or the ids of what went out of view, and the new background URL.
+    """
+    m = _lock(map)
+    if everything:
+        target = [(c, r) for r in range(m.height) for c in range(m.width)]
+    elif rect is not None:
+        target = _rect_cells(m, rect)
+    else:
+        target = _cells(m, cells if cells is not None else [])
+    before = Fog.for_map(m)
+    after = Fog.for_map(m)
+    changed = after.set(target, bool(reveal))
+    if not changed:
+        return {"fog_version": m.fog_version, "changed": 0}
+    m.revealed = after.to_bytes()
+    m.fog_version += 1
+    m.save(update_fields=["revealed", "fog_version", "updated_at"])
+    runs = to_runs(changed)
+    referee = {"fog_version": m.fog_version, "reveal": bool(reveal), "runs": runs}
+    players = None
+    if m.active:
+        players = dict(referee)
+        players.update(_came_into_view(m, before, after, changed))
+    _publish(m, "map.fog", actor, referee, players)
+    return {"fog_version": m.fog_version, "changed": len(changed)}
+
+
+def _came_into_view(m: Map, before: Fog, after: Fog, changed: list[int]) -> dict[str, Any]:
+    urls = Urls(m)
+    tokens, gone = [], []
+    for token in Token.objects.filter(map=m, hidden=False).select_related("character"):
+        was, now = token_visible(token, m, before), token_visible(token, m, after)
+        if now and not was:
+            tokens.append(token_data(token, m, referee=False, urls=urls))
+        elif was and not now:
+            gone.append(token.pk)
+    notes, notes_gone = [], []
+    for note in MapNote.objects.filter(map=m, secret=False):
+        was, now = note_visible(note, before), note_visible(note, after)
+        if now and not was:
+            notes.append(note_data(note, referee=False))
+        elif was and not now:
+            notes_gone.append(note.pk)
+    terrain = {}
+    for index in changed:
+        col, row = index % m.width, index // m.width
+        key = cell_key(col, row)
+        if after.is_revealed(col, row) and key in (m.terrain or {}):
+            terrain[key] = m.terrain[key]
+    return {
+        "tokens": tokens,
+        "gone": gone,
+        "notes": notes,
+        "notes_gone": notes_gone,
+        "terrain": terrain,
+        "background": background_data(m, referee=False, fog=after, urls=urls),
+    }
+
+
+# --- tokens ---------------------------------------------------------------------------------------
+
+
+def _clean_token(m: Map, data: dict[str, Any], *, token: Token | None = None) -> dict[str, Any]:
+    clean: dict[str, Any] = {}
+    if "name" in data or token is None:
+        clean["name"] = _text(data.get("name"), "name", TOKEN_NAME_MAX)
+    if data.get("color") not in (None, ""):
+        if not COLOR.match(str(data["color"])):
+            raise Invalid(_("A colour is #rrggbb."), fields={"color": ["#rrggbb"]})
+        clean["color"] = str(data["color"]).lower()
+    if "size" in data or token is None:
+        ruleset = m.campaign.ruleset
+        keys = [s.key for s in size_categories(ruleset)]
+        size = data.get("size") or ("medium" if "medium" in keys else keys[0])
+        clean["size"] = _choice(size, "size", keys)
+        clean["cells"] = size_cells(ruleset, clean["size"])
+    if "character_id" in data:
+        character_id = data["character_id"]
+        if character_id in (None, ""):
+            clean["character"] = None
+        else:
+            character = Character.objects.filter(
+                campaign_id=m.campaign_id, pk=_int(character_id, "character_id", 1, 2**62)
+            ).first()
+            if character is None:
+                raise Invalid(
+                    _("No such character in this campaign."), fields={"character_id": ["unknown"]}
+                )
+            clean["character"] = character
+    if "hidden" in data and data["hidden"] is not None:
+        clean["hidden"] = bool(data["hidden"])
+    if "speed" in data:
+        clean["speed"] = (
+            None if data["speed"] in (None, "") else _int(data["speed"], "speed", 0, MAX_SPEED)
+        )
+    if "moved" in data:
+        clean["moved"] = _int(data["moved"], "moved", 0, 10**6)
+    for field, high in (("col", m.width - 1), ("row", m.height - 1)):
+        if field in data and data[field] is not None:
+            clean[field] = _int(data[field], field, 0, high)
+    return clean
+
+
+@transaction.atomic
+def token_create(*, map: Map, actor: User, **data: Any) -> Token:
+    m = _lock(map)
+    if Token.objects.filter(map=m).count() >= MAX_TOKENS:
+        raise Conflict(
+            _("At most %(n)d tokens on a map.") % {"n": MAX_TOKENS}, code="too_many_tokens"
+        )
+    clean = _clean_token(m, data)
+    character = clean.get("character")
+    if "hidden" not in clean:
+        clean["hidden"] = bool(character and character.hidden)
+    if not clean.get("color"):
+        clean["color"] = "#2f6b3a" if character and character.kind == "pc" else "#7a2e1f"
+    token = Token(map=m, **clean)
+    token.col, token.row = clamp_anchor(
+        (token.col, token.row), token.cells, kind=m.kind, width=m.width, height=m.height
+    )
+    token.save()
+    _publish_token(m, actor, token, was_visible=False)
+    return token
+
+
+def _publish_token(m: Map, actor: User | None, token: Token, *, was_visible: bool, **extra) -> None:
+    fog = Fog.for_map(m)
+    now = token_visible(token, m, fog)
+    urls = Urls(m)
+    referee = {"token": token_data(token, m, referee=True, urls=urls), **extra}
+    _publish(m, "map.token", actor, referee, None)
+    if now:
+        _publish(
+            m, "map.token", actor, None, {"token": token_data(token, m, referee=False, urls=urls)}
+        )
+    elif was_visible:
+        _publish(m, "map.token.gone", actor, None, {"token_id": token.pk})
+
+
+def _locked_token(m: Map, token_id: int) -> Token:
+    token = (
+        Token.objects.select_for_update()
+        .select_related("character")
+        .filter(map=m, pk=token_id)
+        .first()
+    )
+    if token is None:
+        raise Invalid(_("No such token on this map."), code="no_token")
+    return token
+
+
+@transaction.atomic
+def token_update(*, map: Map, actor: User, token_id: int, **data: Any) -> Token:
+    """The referee changes anything about a token (placing it does not count as movement)."""
+    m = _lock(map)
+    token = _locked_token(m, token_id)
+    was_visible = token_visible(token, m, Fog.for_map(m))
+    for key, value in _clean_token(m, data, token=token).items():
+        setattr(token, key, value)
+    token.col, token.row = clamp_anchor(
+        (token.col, token.row), token.cells, kind=m.kind, width=m.width, height=m.height
+    )
+    token.save()
+    _publish_token(m, actor, token, was_visible=was_visible)
+    return token
+
+
+def can_move(token: Token, *, user_id: int, role: str) -> bool:
+    """The referee moves any token; a player moves the tokens of their own characters."""
+    if role == Role.REFEREE:
+        return True
+    character = token.character if token.character_id else None
+    return (
+        role == Role.PLAYER
+        and character is not None
+        and character.kind == "pc"
+        and character.owner_id == user_id
+    )
+
+
+@transaction.atomic
+def token_move(
+    *, map: Map, actor: User, role: str, token_id: int, col: Any, row: Any
+) -> tuple[Token, int]:
+    """Move a token to a cell; the distance by the map's rule is added to its movement this
+    round. Returns ``(token, distance)``.
+
+    Players may move only their own characters' tokens, which they can see, and only onto
+    revealed cells; anything else on the map does not exist for them (404-like ``no_token``).
+    """
+    m = _lock(map)
+    token = _locked_token(m, token_id)
+    fog = Fog.for_map(m)
+    was_visible = token_visible(token, m, fog)
+    if role != Role.REFEREE and not was_visible:
+        raise Invalid(_("No such token on this map."), code="no_token")
+    if not can_move(token, user_id=actor.pk, role=role):
+        raise ServiceError(
+            _("You may move only your own characters' tokens."), code="not_owner", status=403
+        )
+    target = _cell(m, (col, row))
+    target = clamp_anchor(target, token.cells, kind=m.kind, width=m.width, height=m.height)
+    if role != Role.REFEREE:
+        probe = Token(col=target[0], row=target[1], cells=token.cells)
+        if not fog.all_revealed(token_cells(probe, m)):
+            raise Invalid(
+                _("That area is still hidden: the referee has to reveal it first."),
+                code="fogged",
+            )
+    start = (token.col, token.row)
+    distance = grid_distance(start, target, kind=m.kind, orientation=m.orientation, metric=m.metric)
+    token.col, token.row = target
+    token.moved += distance
+    token.save(update_fields=["col", "row", "moved"])
+    _publish_token(m, actor, token, was_visible=was_visible, moved_by=distance, start=list(start))
+    return token, distance
+
+
+@transaction.atomic
+def token_delete(*, map: Map, actor: User, token_id: int) -> None:
+    m = _lock(map)
+    token = _locked_token(m, token_id)
+    was_visible = token_visible(token, m, Fog.for_map(m))
+    image, token_pk = token.image, token.pk
+    token.delete()
+    _publish(
+        m,
+        "map.token.gone",
+        actor,
+        {"token_id": token_pk},
+        {"token_id": token_pk} if was_visible else None,
+    )
+    transaction.on_commit(lambda: images.delete(image))
+
+
+def token_image_set(*, map: Map, actor: User, token_id: int, upload) -> Token:
+    clean = images.clean_image(upload, max_side=images.TOKEN_MAX_SIDE)
+    name = images.store(clean.data, folder="tokens", ext=clean.ext)
+    try:
+        with transaction.atomic():
+            m = _lock(map)
+            token = _locked_token(m, token_id)
+            old = token.image
+            token.image = name
+            token.image_version += 1
+            token.save(update_fields=["image", "image_version"])
+            was_visible = token_visible(token, m, Fog.for_map(m))
+            _publish_token(m, actor, token, was_visible=was_visible)
+    except BaseException:
+        images.delete(name)
+        raise
+    transaction.on_commit(lambda: images.delete(old))
+    return token
+
+
+@transaction.atomic
+def token_image_clear(*, map: Map, actor: User, token_id: int) -> Token:
+    m = _lock(map)
+    token = _locked_token(m, token_id)
+    old = token.image
+    if old:
+        token.image = ""
+        token.image_version += 1
+        token.save(update_fields=["image", "image_version"])
+        _publish_token(m, actor, token, was_visible=token_visible(token, m, Fog.for_map(m)))
+        transaction.on_commit(lambda: images.delete(old))
+    return token
+
+
+@transaction.atomic
+def movement_reset(*, map: Map, actor: User) -> int:
+    """A new round: every token on the map has its full speed again."""
+    m = _lock(map)
+    count = Token.objects.filter(map=m).exclude(moved=0).update(moved=0)
+    _publish(m, "map.round", actor, {"reset": True}, {"reset": True})
+    return count
+
+
+# --- notes ----------------------------------------------------------------------------------------
+
+
+def _publish_note(m: Map, actor: User, note: MapNote, *, was_visible: bool) -> None:
+    now = note_visible(note, Fog.for_map(m))
+    _publish(m, "map.note", actor, {"note": note_data(note, referee=True)}, None)
+    if now:
+        _publish(m, "map.note", actor, None, {"note": note_data(note, referee=False)})
+    elif was_visible:
+        _publish(m, "map.note.gone", actor, None, {"note_id": note.pk})
+
+
+@transaction.atomic
+def note_create(
+    *, map: Map, actor: User, col: Any, row: Any, text: Any, secret: bool = True
+) -> MapNote:
+    m = _lock(map)
+    if MapNote.objects.filter(map=m).count() >= MAX_NOTES:
+        raise Conflict(_("At most %(n)d notes on a map.") % {"n": MAX_NOTES}, code="too_many_notes")
+    c, r = _cell(m, (col, row))
+    note = MapNote.objects.create(map=m, col=c, row=r, text=_note_text(text), secret=bool(secret))
+    _publish_note(m, actor, note, was_visible=False)
+    return note
+
+
+def _note_text(text: Any) -> str:
+    text = str(text or "").strip()
+    if not text:
+        raise Invalid(_("Write the note first."), fields={"text": [_("Required.")]})
+    if len(text) > NOTE_MAX:
+        raise Invalid(
+            _("A note is at most %(max)d characters.") % {"max": NOTE_MAX},
+            fields={"text": [str(NOTE_MAX)]},
+        )
+    return text
+
+
+def _locked_note(m: Map, note_id: int) -> MapNote:
+    note = MapNote.objects.select_for_update().filter(map=m, pk=note_id).first()
+    if note is None:
+        raise Invalid(_("No such note on this map."), code="no_note")
+    return note
+
+
+@transaction.atomic
+def note_update(*, map: Map, actor: User, note_id: int, **data: Any) -> MapNote:
+    m = _lock(map)
+    note = _locked_note(m, note_id)
+    was_visible = note_visible(note, Fog.for_map(m))
+    if "text" in data:
+        note.text = _note_text(data["text"])
+    if data.get("secret") is not None:
+        note.secret = bool(data["secret"])
+    if "col" in data or "row" in data:
+        note.col, note.row = _cell(m, (data.get("col", note.col), data.get("row", note.row)))
+    note.save()
+    _publish_note(m, actor, note, was_visible=was_visible)
+    return note
+
+
+@transaction.atomic
+def note_delete(*, map: Map, actor: User, note_id: int) -> None:
+    m = _lock(map)
+    note = _locked_note(m, note_id)
+    was_visible = note_visible(note, Fog.for_map(m))
+    note_pk = note.pk
+    note.delete()
+    _publish(
+        m,
+        "map.note.gone",
+        actor,
+        {"note_id": note_pk},
+        {"note_id": note_pk} if was_visible else None,
+    )
+
+
+# --- terrain and the party (travel hexes) ---------------------------------------------------
+
+
+@transaction.atomic
+def terrain_paint(*, map: Map, actor: User, terrain: Any, cells: Any) -> int:
+    """Set (or with ``""`` clear) the terrain of cells. Players learn it for revealed cells."""
+    m = _lock(map)
+    value = "" if terrain in (None, "") else _choice(terrain, "terrain", Terrain.values)
+    current = dict(m.terrain or {})
+    changed: dict[str, str] = {}
+    for col, row in _cells(m, cells):
+        key = cell_key(col, row)
+        if current.get(key, "") != value:
+            changed[key] = value
+            if value:
+                current[key] = value
+            else:
+                current.pop(key, None)
+    if not changed:
+        return 0
+    m.terrain = current
+    m.save(update_fields=["terrain", "updated_at"])
+    fog = Fog.for_map(m)
+    seen = {k: v for k, v in changed.items() if fog.is_revealed(*parse_key(k))}
+    _publish(m, "map.terrain", actor, {"cells": changed}, {"cells": seen} if seen else None)
+    return len(changed)
+
+
+@transaction.atomic
+def party_set(
+    *,
+    map: Map,
+    actor: User,
+    shown: Any = UNSET,
+    true: Any = UNSET,
+    reveal: int | None = 0,
+) -> Map:
+    """Where the party is shown to be and where it truly is (the referee's secret while the
+    party is lost). ``None`` clears a position. Moving the shown position reveals the hexes
+    within ``reveal`` steps of it (``None``: reveal nothing): the hexes the party has seen."""
+    m = _lock(map)
+    if shown is not UNSET:
+        m.party_col, m.party_row = (None, None) if shown is None else _cell(m, shown, "shown")
+    if true is not UNSET:
+        m.true_col, m.true_row = (None, None) if true is None else _cell(m, true, "true")
+    m.save(update_fields=["party_col", "party_row", "true_col", "true_row", "updated_at"])
+    shown_cell = None if m.party_col is None else [m.party_col, m.party_row]
+    true_cell = None if m.true_col is None else [m.true_col, m.true_row]
+    players = {"shown": shown_cell} if shown is not UNSET else None
+    _publish(m, "map.party", actor, {"shown": shown_cell, "true": true_cell}, players)
+    if shown is not UNSET and shown_cell is not None and reveal is not None:
+        radius = _int(reveal, "reveal", 0, 5)
+        if m.kind == GridKind.HEX:
+            area: list[tuple[int, int]] = list(
+                offsets_in_range(
+                    shown_cell[0], shown_cell[1], radius, m.orientation, m.width, m.height
+                )
+            )
+        else:
+            c0, r0 = shown_cell
+            area = [
+                (c, r)
+                for r in range(r0 - radius, r0 + radius + 1)
+                for c in range(c0 - radius, c0 + radius + 1)
+                if 0 <= c < m.width and 0 <= r < m.height
+            ]
+        fog_change(map=m, actor=actor, reveal=True, cells=area)
+    return m

@@ -1,0 +1,105 @@
+"""The library: ready-made tables and stat blocks per ruleset, copied into a campaign on demand.
+
+Tables keep the generic bilingual shape of ``systems/tales/tables.py``; ``localize_table``
+turns one into the campaign shape of ``vtt.prep.rolltables`` in one language (a campaign's
+tables are the referee's text, in one language, like every other thing the referee writes).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from systems import get_ruleset
+from systems.tales.tables import all_tables as tales_tables
+from vtt.prep.library import crows
+from vtt.prep.library.npcs import NPC_BLOCKS
+
+
+def _tables() -> dict[str, tuple[dict[str, Any], ...]]:
+    return {
+        "tales": tuple(tales_tables()),
+        "crows": crows.TABLES,
+        "dungeon_world": (),
+        "city_of_judas": (),
+        "savage_worlds": (),
+    }
+
+
+LIBRARY_TABLES: dict[str, tuple[dict[str, Any], ...]] = _tables()
+
+
+def library_tables(ruleset: str) -> list[dict[str, Any]]:
+    return copy.deepcopy(list(LIBRARY_TABLES.get(ruleset, ())))
+
+
+def library_table(ruleset: str, key: str) -> dict[str, Any] | None:
+    for table in LIBRARY_TABLES.get(ruleset, ()):
+        if table["key"] == key:
+            return copy.deepcopy(table)
+    return None
+
+
+def library_pool(ruleset: str, lang: str) -> dict[str, dict[str, Any]]:
+    """Every library table of the ruleset in the campaign shape, by key."""
+    return {t["key"]: localize_table(t, lang) for t in LIBRARY_TABLES.get(ruleset, ())}
+
+
+def pick(value: Any, lang: str) -> str:
+    """One language out of ``{"ru", "en"}`` (the other as a fallback), or a plain string."""
+    if isinstance(value, dict):
+        return str(value.get(lang) or value.get("ru") or value.get("en") or "")
+    return str(value or "")
+
+
+def localize_table(table: dict[str, Any], lang: str) -> dict[str, Any]:
+    entries = []
+    for e in table["entries"]:
+        entry: dict[str, Any] = {"min": e["min"], "max": e["max"], "text": pick(e["text"], lang)}
+        nested = list(e.get("roll_each", []))
+        if e.get("roll_on"):
+            nested.append(e["roll_on"])
+        nested += [k for k in e.get("roll", []) if k not in nested]
+        if nested:
+            entry["roll"] = nested
+        if e.get("amount") not in (None, ""):
+            entry["amount"] = str(e["amount"])
+            if e.get("unit"):
+                entry["unit"] = pick(e["unit"], lang)
+        if e.get("key"):
+            entry["key"] = e["key"]
+        entries.append(entry)
+    return {
+        "key": table["key"],
+        "name": pick(table["name"], lang),
+        "formula": table["formula"],
+        "weights": False,
+        "modifier_label": pick(table.get("modifier_label"), lang),
+        "note": pick(table.get("note"), lang),
+        "entries": entries,
+    }
+
+
+# --- stat blocks ---------------------------------------------------------------------------------
+
+
+def npc_blocks(ruleset: str) -> list[dict[str, Any]]:
+    return copy.deepcopy(NPC_BLOCKS.get(ruleset, []))
+
+
+def npc_block(ruleset: str, key: str) -> dict[str, Any] | None:
+    for block in NPC_BLOCKS.get(ruleset, []):
+        if block["key"] == key:
+            return copy.deepcopy(block)
+    return None
+
+
+def block_state(ruleset: str, block: dict[str, Any], name: str) -> dict[str, Any]:
+    """The block over the ruleset's default NPC, validated as ``character_create`` would
+    (raises the ruleset's ``RulesError``)."""
+    rs = get_ruleset(ruleset)
+    full = rs.default_npc() if hasattr(rs, "default_npc") else rs.default_state()
+    full.update(copy.deepcopy(block["state"]))
+    full["name"] = name
+    validate = rs.validate_npc if hasattr(rs, "validate_npc") else rs.validate_state
+    return validate(full)

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TableStateConfig(AppConfig):
+    name = "vtt.tablestate"
+    label = "tablestate"
+    verbose_name = _("Table state")
