@@ -102,6 +102,8 @@
     if (at < clock.snapAt) return;
     clock.snapAt = at;
     clock.snap = snap;
+    var publicBox = document.getElementById("clock-public");
+    if (publicBox && !configTouched) publicBox.checked = !!snap.public_encounters;
     draw();
   }
 
@@ -250,7 +252,11 @@
       var mode = modeSelect.value;
       var button = event.target.querySelector("button[type=submit]");
       button.disabled = true;
-      post({ action: "configure", length_seconds: seconds, mode: mode }).then(function () {
+      var publicBox = document.getElementById("clock-public");
+      post({
+        action: "configure", length_seconds: seconds, mode: mode,
+        public_encounters: publicBox ? publicBox.checked : null
+      }).then(function () {
         configTouched = false;
         return saveRules(seconds, mode);
       }).catch(function () {}).then(function () { button.disabled = false; });

@@ -387,16 +387,19 @@ class ClockSnapshot(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
     remaining_seconds = serializers.FloatField(allow_null=True)
     rooms_left = serializers.IntegerField(allow_null=True)
+    public_encounters = serializers.BooleanField()
     server_time = serializers.DateTimeField()
 
 
 class ClockRequest(serializers.Serializer):
     action = serializers.ChoiceField(
-        choices=["start", "pause", "resume", "stop", "configure", "room"]
+        choices=["start", "pause", "resume", "stop", "configure", "room", "rest", "encounter"]
     )
     length_seconds = serializers.IntegerField(required=False, allow_null=True)
     mode = serializers.ChoiceField(choices=["timer", "rooms"], required=False)
     dungeon = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    public_encounters = serializers.BooleanField(required=False, allow_null=True, default=None)
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
 
 class Clock(APIView):
@@ -419,7 +422,12 @@ class Clock(APIView):
                 actor=actor,
                 length_seconds=data.get("length_seconds"),
                 mode=data.get("mode"),
+                public_encounters=data.get("public_encounters"),
             )
+        elif action == "rest":
+            clock.clock_rest(campaign=campaign, actor=actor)
+        elif action == "encounter":
+            clock.clock_conspicuous(campaign=campaign, actor=actor, reason=data.get("reason", ""))
         elif action == "start":
             clock.clock_start(campaign=campaign, actor=actor, dungeon=data.get("dungeon", ""))
         elif action == "room":

@@ -53,6 +53,7 @@ def clock_snapshot(clock: DungeonClock) -> dict[str, Any]:
         "deadline": clock.deadline.isoformat() if clock.deadline else None,
         "remaining_seconds": clock.remaining_seconds,
         "rooms_left": clock.rooms_left,
+        "public_encounters": clock.public_encounters,
         "server_time": timezone.now().isoformat(),
     }
 
@@ -92,8 +93,11 @@ def clock_configure(
     actor: User,
     length_seconds: int | None = None,
     mode: str | None = None,
+    public_encounters: bool | None = None,
 ) -> DungeonClock:
     clock = _lock(campaign)
+    if public_encounters is not None:
+        clock.public_encounters = public_encounters
     if clock.state == ClockState.RUNNING:
         raise Conflict(_("Pause the clock before changing it."), code="clock_running")
     if mode is not None:
@@ -234,14 +238,16 @@ def end_turn(campaign_id: int, turn: int, *, dice: Dice | None = None) -> str:
         return ENDED
 
 
-def _end_turn_locked(clock: DungeonClock, *, actor: User | None, dice: Dice) -> None:
+def _end_turn_locked(
+    clock: DungeonClock, *, actor: User | None, dice: Dice, procedure_name: str = "end_dungeon_turn"
+) -> None:
     from vtt.characters.models import Character
     from vtt.characters.services import record_procedure_result
 
     campaign = Campaign.objects.get(pk=clock.campaign_id)
     ruleset = get_ruleset(campaign.ruleset)
     ended_turn = clock.turn
-    procedure = getattr(ruleset, "end_dungeon_turn", None)
+    procedure = getattr(ruleset, procedure_name, None)
     results: list[dict[str, Any]] = []
     if procedure is not None:
         characters = list(
@@ -263,10 +269,15 @@ def _end_turn_locked(clock: DungeonClock, *, actor: User | None, dice: Dice) -> 
             results.append(event)
             payload = {**event, "turn": event.get("turn", ended_turn), "ended_turn": ended_turn}
             kind = f"turn.{event.get('type', 'event')}"
-            if hidden or event.get("type") in REFEREE_ONLY_KINDS:
+            secret_kind = event.get("type") in REFEREE_ONLY_KINDS and not clock.public_encounters
+            if hidden or secret_kind:
                 publish(campaign=campaign, kind=kind, payload=payload, visibility=V.BLIND)
                 continue
-            secret = {k: payload[k] for k in REFEREE_ONLY_FIELDS if k in payload}
+            secret = {
+                k: payload[k]
+                for k in REFEREE_ONLY_FIELDS
+                if k in payload and not clock.public_encounters
+            }
             if secret:
                 # Players get the result without the referee's fields; the referee gets the
                 # full copy right after it and ignores the players' one (``audience``).
@@ -293,7 +304,12 @@ def _end_turn_locked(clock: DungeonClock, *, actor: User | None, dice: Dice) -> 
     publish(
         campaign=campaign,
         kind="turn.ended",
-        payload={"turn": ended_turn, "next": clock_snapshot(clock), "results": len(results)},
+        payload={
+            "turn": ended_turn,
+            "next": clock_snapshot(clock),
+            "results": len(results),
+            "rest": procedure_name == "start_rest",
+        },
         actor=actor,
     )
     _schedule(clock)
@@ -317,3 +333,58 @@ def sweep() -> int:
         except Exception:
             log.exception("sweep failed for campaign %s turn %s", campaign_id, turn)
     return ended
+
+
+@transaction.atomic
+def clock_rest(*, campaign: Campaign, actor: User, dice: Dice | None = None) -> DungeonClock:
+    """Starting a rest ends the current turn without an encounter check (Crows L530)."""
+    clock = _lock(campaign)
+    if clock.state != ClockState.RUNNING:
+        raise Conflict(_("The clock is not running."), code="clock_not_running")
+    ruleset = get_ruleset(campaign.ruleset)
+    name = "start_rest" if hasattr(ruleset, "start_rest") else "end_dungeon_turn"
+    if clock.mode == "timer":
+        clock.deadline = timezone.now()  # the next turn starts now
+    _end_turn_locked(clock, actor=actor, dice=dice or RandomDice(), procedure_name=name)
+    return clock
+
+
+@transaction.atomic
+def clock_conspicuous(
+    *, campaign: Campaign, actor: User, reason: str = "", dice: Dice | None = None
+) -> DungeonClock:
+    """A conspicuous action makes an extra encounter check (Crows L518-L524)."""
+    clock = _lock(campaign)
+    ruleset = get_ruleset(campaign.ruleset)
+    if clock.state != ClockState.RUNNING or not hasattr(ruleset, "end_dungeon_turn"):
+        raise Conflict(_("No dungeon turn is running."), code="clock_not_running")
+    state = clock.ruleset_state or ruleset.default_campaign()
+    try:
+        outcome = ruleset.resolve(
+            "encounter_check",
+            state,
+            dice=dice or RandomDice(),
+            settings=campaign.rules or None,
+            reason=reason[:200],
+        )
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="clock_refused") from exc
+    clock.ruleset_state = outcome.state
+    clock.save(update_fields=["ruleset_state", "updated_at"])
+    publish(
+        campaign=campaign,
+        kind="turn.encounter_check",
+        payload={
+            **outcome.details,
+            "type": "encounter_check",
+            "extra": True,
+            "reason": reason[:200],
+            "text": outcome.text.as_dict(),
+            "turn": clock.turn,
+            "ended_turn": clock.turn,
+            "roll": outcome.total,
+        },
+        actor=actor,
+        visibility=V.EVERYONE if clock.public_encounters else V.BLIND,
+    )
+    return clock

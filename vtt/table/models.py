@@ -145,6 +145,8 @@ class DungeonClock(models.Model):
     # The ruleset's own dungeon state (Crows: encounter signs, threshold, effects...).
     ruleset_state = models.JSONField(default=dict, blank=True)
     turns_ended = models.PositiveIntegerField(default=0)
+    # Encounter checks go to the referee only unless the campaign decides to roll them openly.
+    public_encounters = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

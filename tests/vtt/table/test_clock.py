@@ -146,3 +146,44 @@ def test_players_never_get_pending_encounters(table, api_for):
     started = [e for e in full["events"] if e["kind"] == "turn.turn_started"]
     assert any("pending_encounters" in e["payload"] for e in started)
     assert all(e["payload"]["turn"] == e["payload"]["ended_turn"] + 1 for e in started)
+
+
+def _crows_running(table, name="Склеп"):
+    crows = campaign_services.campaign_create(user=table.referee, name=name, ruleset="crows")
+    character_services.character_create(
+        campaign=crows, actor=table.referee, role="referee", name="Грета"
+    )
+    clock.clock_configure(campaign=crows, actor=table.referee, length_seconds=600)
+    clock.clock_start(campaign=crows, actor=table.referee)
+    return crows
+
+
+def test_starting_a_rest_ends_the_turn_without_an_encounter_check(table):
+    crows = _crows_running(table)
+    clock.clock_rest(campaign=crows, actor=table.referee, dice=RandomDice())
+    kinds = list(TableEvent.objects.filter(campaign=crows).values_list("kind", flat=True))
+    assert "turn.ended" in kinds and "turn.encounter_check" not in kinds
+    ended = TableEvent.objects.get(campaign=crows, kind="turn.ended")
+    assert ended.payload["rest"] is True and ended.payload["turn"] == 1
+    assert DungeonClock.objects.get(campaign=crows).turn == 2
+
+
+def test_conspicuous_action_makes_an_extra_encounter_check(table, api_for):
+    crows = _crows_running(table, "Шум")
+    url = f"/api/campaigns/{crows.pk}/clock/"
+    assert (
+        api_for(table.referee)
+        .post(url, {"action": "encounter", "reason": "выбили дверь"}, format="json")
+        .status_code
+        == 200
+    )
+    check = TableEvent.objects.get(campaign=crows, kind="turn.encounter_check")
+    assert check.visibility == "blind" and 1 <= check.payload["roll"] <= 10
+    api_for(table.referee).post(url, {"action": "pause"}, format="json")
+    api_for(table.referee).post(
+        url, {"action": "configure", "public_encounters": True}, format="json"
+    )
+    api_for(table.referee).post(url, {"action": "resume"}, format="json")
+    api_for(table.referee).post(url, {"action": "encounter"}, format="json")
+    last = TableEvent.objects.filter(campaign=crows, kind="turn.encounter_check").last()
+    assert last.visibility == "everyone"
