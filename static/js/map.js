@@ -246,6 +246,7 @@
     selected = null;
     if (!state) {
       G = null;
+      stage.style.height = "";
       while (svg.firstChild) svg.removeChild(svg.firstChild);
       panel.setAttribute("data-empty", "");
       emptyNote.hidden = false;
@@ -304,10 +305,12 @@
     el("circle", { cx: 0.5, cy: 0.5, r: 0.5 }, clip);
     layers.view = el("g", { "class": "map-view" }, svg);
     var v = layers.view;
+    var grid = gridPath();
     el("rect", { "class": "map-floor", x: 0, y: 0, width: num(G.W), height: num(G.H) }, v);
+    if (G.hex) el("path", { "class": "map-cells", d: grid }, v);  // the hexes, not their ragged border
     layers.bg = el("g", { "class": "map-bg" }, v);
     layers.terrain = el("g", { "class": "map-terrain" }, v);
-    layers.grid = el("path", { "class": "map-grid", d: gridPath() }, v);
+    layers.grid = el("path", { "class": "map-grid", d: grid }, v);
     layers.fog = el("path", { "class": "map-fog", "fill-rule": "nonzero" }, v);
     layers.notes = el("g", { "class": "map-notes" }, v);
     layers.tokens = el("g", { "class": "map-tokens" }, v);

@@ -54,6 +54,7 @@ def app_server(tmp_path_factory) -> Iterator[str]:
     _require_browser()
     workdir = tmp_path_factory.mktemp("e2e-app")
     env = child_env(
+        MEDIA_ROOT=str(workdir / "media"),
         DEBUG="1",
         WORKER_HEARTBEAT_SECONDS="2",
         DEMO_PASSWORD=DEMO_PASSWORD,

@@ -53,27 +53,37 @@ def publish(
     """
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
     with transaction.atomic(savepoint=False):
-        cursor, _created = EventCursor.objects.select_for_update().get_or_create(
-            campaign_id=campaign_id
-        )
+        last_seq, last_hash = _lock_cursor(campaign_id)
         event = TableEvent(
             campaign_id=campaign_id,
-            seq=cursor.last_seq + 1,
+            seq=last_seq + 1,
             kind=kind,
             payload=payload,
             actor=actor,
             visibility=visibility,
             target=target,
             created_at=timezone.now(),
-            prev_hash=cursor.last_hash,
+            prev_hash=last_hash,
         )
-        event.hash = chain_hash(cursor.last_hash, hash_body(event))
+        event.hash = chain_hash(last_hash, hash_body(event))
         event.save(force_insert=True)
-        cursor.last_seq, cursor.last_hash = event.seq, event.hash
-        cursor.save(update_fields=["last_seq", "last_hash"])
+        EventCursor.objects.filter(campaign_id=campaign_id).update(
+            last_seq=event.seq, last_hash=event.hash
+        )
         message = group_message(event, actor.display_name if actor else None)
         transaction.on_commit(lambda: push(campaign_id, message))
     return event
+
+
+def _lock_cursor(campaign_id: int) -> tuple[int, str]:
+    """Lock the campaign's cursor row and return its last sequence number and hash (the row is
+    created on the campaign's first event; a concurrent creator makes get_or_create re-read)."""
+    locked = EventCursor.objects.select_for_update().filter(campaign_id=campaign_id)
+    head = locked.values_list("last_seq", "last_hash").first()
+    if head is None:
+        EventCursor.objects.get_or_create(campaign_id=campaign_id)
+        head = locked.values_list("last_seq", "last_hash").get()
+    return head
 
 
 def group_message(event: TableEvent, actor_name: str | None) -> dict[str, Any]:
