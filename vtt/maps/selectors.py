@@ -44,7 +44,7 @@ def map_for(membership: Membership, map_id: int | str, *, for_update: bool = Fal
     if not is_referee(membership):
         qs = qs.filter(active=True)
     if for_update:
-        qs = qs.select_for_update()
+        qs = qs.select_for_update(of=("self",))
     try:
         return qs.get(pk=int(map_id))
     except (Map.DoesNotExist, TypeError, ValueError):

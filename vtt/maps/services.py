@@ -107,7 +107,7 @@ def _publish(
 
 def _lock(m: Map) -> Map:
     """Re-read the map under a row lock: every map write is serialised on it (fog, tokens)."""
-    return Map.objects.select_for_update().select_related("campaign").get(pk=m.pk)
+    return Map.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=m.pk)
 
 
 # --- validation -----------------------------------------------------------------------------------
@@ -568,7 +568,8 @@ def _publish_token(m: Map, actor: User | None, token: Token, *, was_visible: boo
 
 def _locked_token(m: Map, token_id: int) -> Token:
     token = (
-        Token.objects.select_for_update()
+        # of=("self",): PostgreSQL refuses FOR UPDATE on the nullable side of the join.
+        Token.objects.select_for_update(of=("self",))
         .select_related("character")
         .filter(map=m, pk=token_id)
         .first()
