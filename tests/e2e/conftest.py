@@ -109,8 +109,10 @@ def app_server(tmp_path_factory) -> Iterator[str]:
             )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Per module: Playwright's sync API keeps an event loop running in the main thread while
+    it is open, which would break asyncio tests that run after the browser tests."""
     _require_browser()
     from playwright.sync_api import sync_playwright
 
