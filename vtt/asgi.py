@@ -2,16 +2,18 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "vtt.settings")
-django_asgi_app = get_asgi_application()
+
+from vtt.core.asgi_http import get_http_application
+
+django_asgi_app = get_http_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from vtt.core.outage import SocketOutageGuard  # noqa: E402
 from vtt.routing import websocket_urlpatterns  # noqa: E402
 
 if settings.EMBEDDED_WORKER:
@@ -22,8 +24,9 @@ if settings.EMBEDDED_WORKER:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # An outage of PostgreSQL or Redis: an error frame and close 1013, not a dead socket.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SocketOutageGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -102,7 +102,9 @@ async def _collect(url: str, cookie: str, origin: str, want: int, timeout: float
 def test_two_daphne_processes_deliver_every_event_to_clients_on_both(table, tmp_path):
     _needs_services()
     env = child_env(DEBUG="1", DATABASE_URL=_db_url())
-    token = Token.objects.create(user=table.player).key
+    # Two writers, so 30 messages stay inside each one's chat burst (20) however fast the
+    # server answers.
+    tokens = [Token.objects.create(user=u).key for u in (table.player, table.referee)]
     cookies = [_cookie(table.referee), _cookie(table.other_player)]
     with daphne(env, tmp_path / "a.log") as a, daphne(env, tmp_path / "b.log") as b:
         bases = [a, b]
@@ -123,12 +125,13 @@ def test_two_daphne_processes_deliver_every_event_to_clients_on_both(table, tmp_
                 for cookie in cookies
             ]
             await asyncio.sleep(1.5)
-            async with httpx.AsyncClient(headers={"Authorization": f"Token {token}"}) as http:
+            async with httpx.AsyncClient() as http:
                 for i in range(total):
                     base = bases[i % 2]  # writes spread over both processes too
                     resp = await http.post(
                         f"{base}/api/campaigns/{table.campaign.pk}/chat/",
                         json={"text": f"сообщение {i}"},
+                        headers={"Authorization": f"Token {tokens[(i // 2) % 2]}"},
                     )
                     assert resp.status_code == 201, resp.text
             return await asyncio.gather(*listeners)

@@ -36,7 +36,7 @@ class Character(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["campaign", "kind", "name", "id"]
+        ordering = ["campaign_id", "kind", "name", "id"]
 
     def __str__(self) -> str:
         return self.name
@@ -57,7 +57,7 @@ class CharacterChange(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["character", "-version"]
+        ordering = ["character_id", "-version"]
         constraints = [
             models.UniqueConstraint(fields=["character", "version"], name="change_version_unique")
         ]
@@ -84,7 +84,7 @@ class PendingMove(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["character", "id"]
+        ordering = ["character_id", "id"]
 
     def __str__(self) -> str:
         return f"{self.move} for {self.character_id} ({self.chooser})"

@@ -93,7 +93,7 @@ class Map(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["campaign", "name", "id"]
+        ordering = ["campaign_id", "name", "id"]
         constraints = [
             models.UniqueConstraint(
                 fields=["campaign"], condition=Q(active=True), name="one_active_map"
@@ -131,7 +131,7 @@ class Token(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["map", "id"]
+        ordering = ["map_id", "id"]
 
     def __str__(self) -> str:
         return self.name
@@ -148,7 +148,7 @@ class MapNote(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["map", "id"]
+        ordering = ["map_id", "id"]
 
     def __str__(self) -> str:
         return self.text[:40]

@@ -40,7 +40,7 @@ class RandomTable(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["campaign", "name", "id"]
+        ordering = ["campaign_id", "name", "id"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "key"], name="prep_table_key_unique")
         ]
@@ -102,7 +102,7 @@ class Dungeon(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["campaign", "name", "id"]
+        ordering = ["campaign_id", "name", "id"]
 
     def __str__(self) -> str:
         return self.name
@@ -130,7 +130,7 @@ class Room(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["dungeon", "sort_number", "key", "id"]
+        ordering = ["dungeon_id", "sort_number", "key", "id"]
         constraints = [
             models.UniqueConstraint(fields=["dungeon", "key"], name="prep_room_key_unique")
         ]
@@ -152,7 +152,7 @@ class RoomMonster(models.Model):
     note = models.CharField(max_length=200, blank=True)
 
     class Meta:
-        ordering = ["room", "id"]
+        ordering = ["room_id", "id"]
         constraints = [
             models.UniqueConstraint(fields=["room", "character"], name="prep_room_monster_unique")
         ]

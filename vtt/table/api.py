@@ -116,11 +116,6 @@ class Rolls(APIView):
         membership = authorize(request.user, pk, Action.PLAY)
         data = _valid(RollRequest, request)
         key = request.headers.get("Idempotency-Key") or None
-        replay = services.roll_for_key(
-            campaign=membership.campaign, actor=request.user, idempotency_key=key
-        )
-        if replay is None:
-            ROLL_BUCKET.hit(str(request.user.pk))
         roll, created = services.roll_create(
             campaign=membership.campaign,
             actor=request.user,
@@ -129,6 +124,7 @@ class Rolls(APIView):
             target_id=data.get("target_id"),
             label=data.get("label", ""),
             idempotency_key=key,
+            before_roll=lambda: ROLL_BUCKET.hit(str(request.user.pk)),
         )
         response = Response(
             roll_response(roll, role=membership.role),
@@ -302,7 +298,7 @@ class InitiativeEntryDetail(APIView):
         )
         return _snapshot(membership)
 
-    @extend_schema(request=None, responses=InitiativeSnapshot)
+    @extend_schema(request=None, responses={200: InitiativeSnapshot})
     def delete(self, request: Request, pk: int, entry_id: int) -> Response:
         membership = authorize(request.user, pk, Action.PLAY)
         services.initiative_remove(

@@ -49,7 +49,7 @@ class TableEvent(models.Model):
     hash = models.CharField(max_length=64)
 
     class Meta:
-        ordering = ["campaign", "seq"]
+        ordering = ["campaign_id", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_unique"),
             models.CheckConstraint(
@@ -83,7 +83,7 @@ class Roll(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["campaign", "id"]
+        ordering = ["campaign_id", "id"]
         constraints = [
             models.UniqueConstraint(
                 fields=["campaign", "actor", "idempotency_key"],
@@ -107,7 +107,7 @@ class InitiativeEntry(models.Model):
     )
 
     class Meta:
-        ordering = ["campaign", "position", "id"]
+        ordering = ["campaign_id", "position", "id"]
 
     def __str__(self) -> str:
         return self.name

@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -141,9 +142,12 @@ def _check_visibility(campaign: Campaign, visibility: str, target_id: int | None
 def roll_for_key(*, campaign: Campaign, actor: User, idempotency_key: str | None) -> Roll | None:
     if not idempotency_key:
         return None
-    return Roll.objects.filter(
-        campaign=campaign, actor=actor, idempotency_key=idempotency_key
-    ).first()
+    # No default ordering: Roll's is by campaign, and one key names at most one roll.
+    return (
+        Roll.objects.filter(campaign=campaign, actor=actor, idempotency_key=idempotency_key)
+        .order_by()
+        .first()
+    )
 
 
 def roll_create(
@@ -156,14 +160,19 @@ def roll_create(
     label: str = "",
     idempotency_key: str | None = None,
     dice=None,
+    before_roll: Callable[[], None] | None = None,
 ) -> tuple[Roll, bool]:
     """Roll free notation on the server. Returns ``(roll, created)``; a repeated
-    ``idempotency_key`` returns the first roll and rolls nothing."""
+    ``idempotency_key`` returns the first roll and rolls nothing. ``before_roll`` runs only
+    when a new roll is about to be made (the views charge the rate limit there, so a replay
+    costs nothing and the key is looked up once)."""
     if idempotency_key is not None and not 1 <= len(idempotency_key) <= IDEMPOTENCY_KEY_MAX:
         raise Invalid(_("Idempotency-Key must be 1 to 100 characters."), code="bad_key")
     existing = roll_for_key(campaign=campaign, actor=actor, idempotency_key=idempotency_key)
     if existing is not None:
         return existing, False
+    if before_roll is not None:
+        before_roll()
     target = _check_visibility(campaign, visibility, target_id)
     label = " ".join((label or "").split())[:LABEL_MAX]
     try:

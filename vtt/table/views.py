@@ -209,11 +209,6 @@ def table_roll(request: HttpRequest, pk: int) -> HttpResponse:
             raise Invalid(_("Check the roll."), fields=_form_errors(form))
         data = form.cleaned_data
         key = data["idempotency_key"] or None
-        replay = services.roll_for_key(
-            campaign=membership.campaign, actor=request.user, idempotency_key=key
-        )
-        if replay is None:
-            ROLL_BUCKET.hit(str(request.user.pk))
         roll, created = services.roll_create(
             campaign=membership.campaign,
             actor=request.user,
@@ -222,6 +217,7 @@ def table_roll(request: HttpRequest, pk: int) -> HttpResponse:
             target_id=data.get("target_id"),
             label=data.get("label") or "",
             idempotency_key=key,
+            before_roll=lambda: ROLL_BUCKET.hit(str(request.user.pk)),
         )
     except ServiceError as exc:
         return _failure(request, pk, "table/table.html#roll-result", exc, {"error": exc})

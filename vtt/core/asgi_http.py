@@ -1,0 +1,74 @@
+"""Django's HTTP handler for daphne, with the whole request in one worker-thread visit.
+
+Django's own ``ASGIHandler`` runs a project whose middleware and views are synchronous by
+hopping between the event loop and a worker thread several times per request: the signal
+``request_started``, the middleware above the lowest synchronous one, URL resolution and
+``process_view`` back on the loop, the view in the thread again, the response back, and
+``close()`` once more. Each hop waits for the event loop, which on a busy table is also
+delivering every websocket frame, so under load a roll's POST spent more time queued for the
+loop than running (docs/performance.md). This handler loads the middleware in synchronous
+mode and runs ``request_started``, the middleware, the view and (for ordinary responses)
+``close()`` in a single ``sync_to_async`` call: one hop there, one back. Streaming responses
+are closed after they are sent, as Django does.
+
+What it gives up: Django's check for a client disconnect while a view runs, which only
+cancels *async* views; this project has none on this path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.core.handlers.base import BaseHandler
+from django.http import FileResponse, HttpResponseBase
+from django.urls import set_script_prefix
+
+
+class OneHopASGIHandler(ASGIHandler):
+    def __init__(self) -> None:
+        BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        try:
+            response = await sync_to_async(self._respond, thread_sensitive=True)(
+                scope, body_file
+            )
+            try:
+                await self.send_response(response, send)
+            finally:
+                if response.streaming:
+                    await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body_file.close()
+
+    def _respond(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            # The body is in memory: finish the request (request_finished returns the
+            # database connection to the pool) before leaving the thread.
+            response.close()
+        return response
+
+
+def get_http_application() -> OneHopASGIHandler:
+    """Like ``django.core.asgi.get_asgi_application``, with the one-hop handler."""
+    import django
+
+    django.setup(set_prefix=False)
+    return OneHopASGIHandler()
