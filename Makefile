@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format venv messages bench clean
+.PHONY: run test lint format venv messages bench bench-full clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m bench --tables $(TABLES) --clients $(CLIENTS) --duration $(DURATION) \
 		--rate $(RATE) $(BENCH_ARGS)
+
+## The full mixed load (issue 9): 200 tables × 6 clients for 5 minutes, rolls, sheet moves and
+## token moves on 100×100 maps with 500 tokens, every table's dungeon clock running.
+bench-full: $(STAMP)
+	$(BIN)/python -m bench --tables 200 --clients 6 --duration 300 --rate $(RATE) \
+		--mix roll=1,move=1,token=1 --clocks --map-size 100 --map-tokens 500 $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

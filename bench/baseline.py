@@ -2,10 +2,13 @@
 
 No Django, no database, no channel layer: ``POST /api/campaigns/<id>/rolls/`` (a minimal
 keep-alive HTTP/1.1 server) rolls 2d6+1, numbers the event and broadcasts one frame to the
-sockets of that table, then answers 201. The websocket side speaks just enough of the table
-protocol for the same clients: ``welcome``, ``hello`` → an empty ``replay``, then
-``{"type":"event","prev":P,"event":{...}}`` frames. Same clients, same load generator, same
-measurement: whatever the real server adds on top of this is the cost of the product.
+sockets of that table, then answers 201. A character move (``/api/characters/<id>/moves/<m>/``)
+and a token move (``/api/campaigns/<id>/maps/<m>/tokens/<t>/move/``) do the same with a
+``move`` and a players' ``map.token`` event (``--plan`` says which table a sheet is on).
+The websocket side speaks just enough of the table protocol for the same clients:
+``welcome``, ``hello`` → an empty ``replay``, then ``{"type":"event","prev":P,"event":{...}}``
+frames. Same clients, same load generator, same measurement: whatever the real server adds on
+top of this is the cost of the product.
 """
 
 from __future__ import annotations
@@ -24,13 +27,20 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 
 WS_PATH = re.compile(r"^/ws/campaigns/(\d+)/$")
 ROLL_PATH = re.compile(r"^/api/campaigns/(\d+)/rolls/$")
+MOVE_PATH = re.compile(r"^/api/characters/(\d+)/moves/([\w-]+)/$")
+TOKEN_PATH = re.compile(r"^/api/campaigns/(\d+)/maps/(\d+)/tokens/(\d+)/move/$")
 MAX_BODY = 64 * 1024
 
 
 class Tables:
-    def __init__(self) -> None:
+    def __init__(self, plan: dict[str, Any] | None = None) -> None:
         self.sockets: dict[int, set[ServerConnection]] = {}
         self.seq: dict[int, int] = {}
+        self.sheet_table = {
+            cid: table["id"]
+            for table in (plan or {}).get("tables", [])
+            for cid in table["characters"]
+        }
 
     async def websocket(self, ws: ServerConnection) -> None:
         match = WS_PATH.match(ws.request.path if ws.request else "")
@@ -54,10 +64,7 @@ class Tables:
 
     def roll(self, table: int, body: dict[str, Any]) -> dict[str, Any]:
         faces = [random.randint(1, 6), random.randint(1, 6)]
-        seq = self.seq.get(table, 0) + 1
-        self.seq[table] = seq
         payload = {
-            "roll_id": seq,
             "notation": "2d6+1",
             "label": str(body.get("label", ""))[:120],
             "total": sum(faces) + 1,
@@ -65,9 +72,37 @@ class Tables:
             "terms": [{"dice": "2d6", "faces": faces}],
             "actor_name": "bench",
         }
+        payload["roll_id"] = self._broadcast(table, "roll", payload)
+        return payload
+
+    def move(self, cid: int, move: str) -> dict[str, Any]:
+        faces = [random.randint(1, 6), random.randint(1, 6)]
+        total = sum(faces)
+        band = "10+" if total >= 10 else "7-9" if total >= 7 else "6-"
+        payload = {
+            "character_id": cid,
+            "character_name": "bench",
+            "move_name": {"ru": move, "en": move},
+            "pending_id": None,
+            "resolves": None,
+            "outcome": {"move": move, "total": total, "band": band, "faces": faces},
+        }
+        self._broadcast(self.sheet_table.get(cid, 0), "move", payload)
+        return {"outcome": payload["outcome"], "pending_id": None}
+
+    def token(self, table: int, map_id: int, token_id: int, body: dict[str, Any]) -> dict:
+        token = {"id": token_id, "col": int(body["col"]), "row": int(body["row"]), "cells": 1}
+        payload = {"map_id": map_id, "token": token, "audience": "players"}
+        self._broadcast(table, "map.token", payload)
+        return {"token": token, "distance": 1}
+
+    def _broadcast(self, table: int, kind: str, payload: dict[str, Any]) -> int:
+        """Number the event, wrap it as the table does and send it to the table's sockets."""
+        seq = self.seq.get(table, 0) + 1
+        self.seq[table] = seq
         event = {
             "seq": seq,
-            "kind": "roll",
+            "kind": kind,
             "payload": payload,
             "actor": {"id": 0, "name": "bench"},
             "visibility": "everyone",
@@ -78,7 +113,7 @@ class Tables:
         frame = json.dumps(event, ensure_ascii=False)
         message = f'{{"type":"event","prev":{seq - 1},"event":{frame}}}'
         broadcast(self.sockets.get(table, ()), message)
-        return payload
+        return seq
 
     async def http(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -95,11 +130,14 @@ class Tables:
                 if length > MAX_BODY:
                     raise ValueError("body too large")
                 body = await reader.readexactly(length) if length else b""
-                match = ROLL_PATH.match(path)
-                if method == "POST" and match:
+                status, data = "404 Not Found", {"detail": "not found"}
+                if method == "POST" and (match := ROLL_PATH.match(path)):
                     status, data = "201 Created", self.roll(int(match.group(1)), json.loads(body))
-                else:
-                    status, data = "404 Not Found", {"detail": "not found"}
+                elif method == "POST" and (match := MOVE_PATH.match(path)):
+                    status, data = "201 Created", self.move(int(match.group(1)), match.group(2))
+                elif method == "POST" and (match := TOKEN_PATH.match(path)):
+                    table, map_id, token_id = (int(g) for g in match.groups())
+                    status, data = "200 OK", self.token(table, map_id, token_id, json.loads(body))
                 out = json.dumps(data).encode()
                 writer.write(
                     f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
@@ -107,14 +145,16 @@ class Tables:
                     + out
                 )
                 await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError, KeyError, TypeError):
             pass
         finally:
             writer.close()
 
 
-async def main_async(ws_port: int, http_port: int, max_seconds: float) -> None:
-    tables = Tables()
+async def main_async(
+    ws_port: int, http_port: int, max_seconds: float, plan: dict[str, Any] | None = None
+) -> None:
+    tables = Tables(plan)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
@@ -134,8 +174,13 @@ def main() -> None:
     parser.add_argument("--ws-port", type=int, required=True)
     parser.add_argument("--http-port", type=int, required=True)
     parser.add_argument("--max-seconds", type=float, required=True, help="hard deadline")
+    parser.add_argument("--plan", help="the bench plan: which table each sheet is on")
     args = parser.parse_args()
-    asyncio.run(main_async(args.ws_port, args.http_port, args.max_seconds))
+    plan = None
+    if args.plan:
+        with open(args.plan) as f:
+            plan = json.load(f)
+    asyncio.run(main_async(args.ws_port, args.http_port, args.max_seconds, plan))
 
 
 if __name__ == "__main__":

@@ -2,8 +2,18 @@
 
 Each client connects with a session cookie and the Origin header, waits for ``welcome``,
 sends ``hello`` and waits for the ``replay``; then it records the wall-clock arrival time of
-every live event by the roll's label, and checks the protocol's ``prev`` chain (a frame whose
-``prev`` is not the client's position is an order error, a seq at or below it a duplicate).
+every live event by its label, and follows the protocol's ``prev`` chain as the browser does
+(static/js/socket.js): a frame whose ``prev`` is ahead of the client's position means events
+were skipped, so the client asks for a ``replay`` and applies the event from it (counted as a
+gap replay: with the server as it is, every event a user may not see, such as the referee's
+copy of a token move, costs the players' sockets one); a seq at or below the position is a
+duplicate, a ``prev`` behind it an order error.
+
+Labels: a roll's ``label``; ``mv<character>#<n>`` for the n-th ``move`` event of a character
+(from 0); ``tok<token>@<col>,<row>`` for the players' copy of a ``map.token`` event (the
+referee's socket gets a blind referee copy too, which is not counted). ``turn.ended`` events are
+recorded apart, as ``clk<campaign>-<turn>`` with the turn's scheduled end (its next deadline
+minus the turn length), to measure how late turns end.
 
 Protocol with the parent, one line each: stdout ``READY <ok> <failed>`` once every client is
 connected (or failed); stdin ``STOP`` (or EOF, or the deadline) ends the run; the report goes
@@ -20,6 +30,7 @@ import resource
 import sys
 import time
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
 from websockets.asyncio.client import connect
@@ -29,12 +40,41 @@ HANDSHAKE_CONCURRENCY = 64
 STEP_TIMEOUT = 30.0
 
 
+def label_of(event: dict[str, Any], moves: dict[Any, int]) -> str | None:
+    """The label a delivery is matched by (see the module docstring); ``moves`` counts this
+    client's ``move`` events per character."""
+    kind, payload = event.get("kind"), event.get("payload") or {}
+    if kind == "move":
+        cid = payload.get("character_id")
+        n = moves.get(cid, 0)
+        moves[cid] = n + 1
+        return f"mv{cid}#{n}"
+    if kind == "map.token":
+        token = payload.get("token") or {}
+        if payload.get("audience") != "players" or "id" not in token:
+            return None
+        return f"tok{token['id']}@{token.get('col')},{token.get('row')}"
+    label = payload.get("label")
+    return label if isinstance(label, str) and label else None
+
+
+def scheduled_end(payload: dict[str, Any]) -> float | None:
+    """When the turn a ``turn.ended`` reports was due: the next deadline minus a turn."""
+    nxt = payload.get("next") or {}
+    try:
+        return datetime.fromisoformat(nxt["deadline"]).timestamp() - float(nxt["length_seconds"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 class Run:
     def __init__(self, plan: dict[str, Any], ws_base: str, origin: str) -> None:
         self.plan = plan
         self.ws_base = ws_base
         self.origin = origin
         self.arrivals: dict[str, list[list[float]]] = defaultdict(list)
+        self.clock_arrivals: dict[str, list[list[float | None]]] = defaultdict(list)
+        self.gap_replays = 0
         self.connect_errors = 0
         self.connect_error_samples: list[str] = []
         self.drops = 0
@@ -89,7 +129,19 @@ class Run:
             return
         self.sockets.append(ws)
         self._settled()
-        arrivals = self.arrivals
+        moves: dict[Any, int] = {}
+        replay_pending = False
+
+        def apply(event: dict[str, Any], now: float) -> None:
+            label = label_of(event, moves)
+            if label:
+                self.arrivals[label].append([index, now])
+            elif event.get("kind") == "turn.ended":
+                payload = event.get("payload") or {}
+                self.clock_arrivals[f"clk{table_id}-{payload.get('turn')}"].append(
+                    [index, now, scheduled_end(payload)]
+                )
+
         try:
             async for raw in ws:
                 now = time.time()
@@ -102,23 +154,28 @@ class Run:
                     if seq <= position:
                         self.duplicates += 1
                         continue
+                    if frame["prev"] > position:
+                        # a gap: the browser asks for (position, ...] and waits (socket.js)
+                        if not replay_pending:
+                            replay_pending = True
+                            self.gap_replays += 1
+                            await ws.send(json.dumps({"type": "replay", "since": position}))
+                        continue
                     if frame["prev"] != position:
                         self.order_errors += 1
                     position = seq
-                    label = event["payload"].get("label")
-                    if label:
-                        arrivals[label].append([index, now])
+                    apply(event, now)
                 elif kind == "replay":
+                    if frame["after"] > position:
+                        self.order_errors += 1  # it starts past what this client has
                     for event in frame["events"]:
                         if event["seq"] <= position:
-                            self.duplicates += 1
-                            continue
+                            continue  # a gap replay repeats what was applied: not a duplicate
                         self.replayed += 1
                         position = event["seq"]
-                        label = event["payload"].get("label")
-                        if label:
-                            arrivals[label].append([index, now])
+                        apply(event, now)
                     position = max(position, frame["cursor"])
+                    replay_pending = False
         except (ConnectionClosed, ValueError, KeyError, TypeError) as exc:
             if not self.stopping:
                 self._drop(f"{type(exc).__name__}: {exc}")
@@ -151,6 +208,7 @@ class Run:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stdin.readline(), max(1.0, deadline - time.time()))
         self.stopping = True
+        stopped_at = time.time()
         closing = [asyncio.create_task(ws.close()) for ws in self.sockets]
         if closing:
             await asyncio.wait(closing, timeout=15)
@@ -160,6 +218,9 @@ class Run:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return {
             "arrivals": self.arrivals,
+            "clock_arrivals": self.clock_arrivals,
+            "gap_replays": self.gap_replays,
+            "stopped_at": stopped_at,
             "connected": len(self.sockets),
             "connect_errors": self.connect_errors,
             "connect_error_samples": self.connect_error_samples,

@@ -1,10 +1,23 @@
-"""Open-loop roll generator: every table rolls on a fixed schedule, whatever the server does.
+"""Open-loop request generator: every table sends on a fixed schedule, whatever the server does.
 
-Table ``i`` sends roll ``k`` at ``start + i / (tables * rate) + k / rate``: the tables are
+Table ``i`` sends request ``k`` at ``start + i / (tables * rate) + k / rate``: the tables are
 spread evenly over each period, and a late or failed response never delays the next send
-(each POST is its own task). Each roll carries a unique label (``b<table>-<k>``) that the
-clients match arrivals against, and the API token of one of the table's roller users, so the
-per-user rate limit (burst 10, then 2/s) is never what is measured.
+(each POST is its own task). ``--mix roll=1,move=1,token=1`` spreads each table's requests over
+the kinds by weight (a smooth weighted round robin, so kinds interleave):
+
+- ``roll``: ``POST /api/campaigns/<id>/rolls/`` with a unique label ``b<table>-<k>`` that the
+  clients match arrivals against;
+- ``move``: ``POST /api/characters/<cid>/moves/defy_danger/`` on a roller's own Dungeon World
+  sheet; the clients number each character's ``move`` events, the report numbers each
+  character's successful moves in send order, and ``bench.stats`` matches the two;
+- ``token``: ``POST /api/campaigns/<id>/maps/<map>/tokens/<token>/move/`` by the token's
+  owner, each move of a token to a cell it has not been to (``tok<id>@<col>,<row>``).
+
+Each request carries the API token of one of the table's roller users, in turn, so the per-user
+rate limits (rolls and moves: burst 10 then 2/s; token moves: burst 20 then 4/s) are never what
+is measured. ``--clock-seconds L`` also starts every table's dungeon clock (as the referee:
+configure L seconds, then start), the starts spread over the first L seconds, and records each
+first deadline so the report can tell which turn ends were due.
 
 The HTTP client is a small keep-alive HTTP/1.1 pool on asyncio streams (``--client raw``,
 the default). httpx (``--client httpx``) works too but costs ~2.7 ms of CPU per request
@@ -12,8 +25,8 @@ the default). httpx (``--client httpx``) works too but costs ~2.7 ms of CPU per 
 and its connection pool's bookkeeping grows with the number of queued requests, so once the
 server falls behind the generator falls further behind: it then measures itself.
 
-The report (``--out``, JSON) has one record per roll: label, table, wall-clock send and
-response times, HTTP status or error, and how late the send was against its schedule.
+The report (``--out``, JSON) has one record per request: kind, label, table, wall-clock send
+and response times, HTTP status or error, and how late the send was against its schedule.
 """
 
 from __future__ import annotations
@@ -21,8 +34,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import resource
 import time
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -129,70 +144,200 @@ class HttpxPool:
         return response.status_code, response.text
 
 
+KINDS = ("roll", "move", "token")
+# Requests a second one user may make of each kind, with a margin under the limit's refill
+# rate (rolls and sheet moves 2/s, token moves 4/s: vtt/table/api.py, vtt/maps/services.py).
+PER_USER_RATE = {"roll": 1.5, "move": 1.5, "token": 3.0}
+MOVE = "defy_danger"
+MOVE_BODY = json.dumps({"params": {"approach": "agility"}}).encode()
+
+
+def parse_mix(text: str) -> dict[str, float]:
+    """``roll=1,move=1,token=1`` → weights of the kinds (missing kinds weigh 0)."""
+    mix = dict.fromkeys(KINDS, 0.0)
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        if name == "clock":  # accepted for symmetry: clocks run with --clocks, not per request
+            continue
+        if not sep or name not in mix:
+            raise ValueError(f"--mix takes {', '.join(KINDS)}=<weight>, not {part!r}")
+        weight = float(value)
+        if weight < 0 or weight != weight:
+            raise ValueError(f"--mix weight of {name} must be >= 0")
+        mix[name] = weight
+    if sum(mix.values()) <= 0:
+        raise ValueError("--mix needs at least one kind with a positive weight")
+    return mix
+
+
+def kind_sequence(mix: dict[str, float], n: int) -> list[str]:
+    """The kinds of a table's ``n`` requests in order: a smooth weighted round robin, so the
+    kinds interleave evenly and their counts follow the weights."""
+    total = sum(mix.values())
+    current = dict.fromkeys(mix, 0.0)
+    out = []
+    for _ in range(n):
+        for kind, weight in mix.items():
+            current[kind] += weight
+        pick = max((k for k in mix if mix[k] > 0), key=lambda k: current[k])
+        current[pick] -= total
+        out.append(pick)
+    return out
+
+
+def rollers_needed(mix: dict[str, float], rate: float) -> int:
+    """Users per table so that no user's share of any kind comes near its rate limit."""
+    total = sum(mix.values())
+    return max(
+        1, *(math.ceil(rate * mix[k] / total / PER_USER_RATE[k] - 1e-9) for k in KINDS if mix[k])
+    )
+
+
+def token_cell(n: int, roller: int, size: int) -> tuple[int, int]:
+    """The cell of a roller's token's ``n``-th move (from 0): along the map from (1, roller),
+    never the same cell twice and never its start (0, roller) while ``n < size * size - 1``."""
+    index = n + 1
+    return index % size, (roller + index // size) % size
+
+
+def _deadline(text: str) -> float | None:
+    try:
+        value = json.loads(text).get("deadline")
+        return datetime.fromisoformat(value).timestamp() if value else None
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
 async def run(
-    plan: dict[str, Any], base: str, rate: float, duration: float, start_at: float, client: str
+    plan: dict[str, Any],
+    base: str,
+    rate: float,
+    duration: float,
+    start_at: float,
+    client: str,
+    mix: dict[str, float] | None = None,
+    clock_seconds: float = 0.0,
 ) -> list[dict[str, Any]]:
     tables = plan["tables"]
     per_table = round(duration * rate)
+    kinds = kind_sequence(mix or {"roll": 1.0}, per_table)
     schedule = sorted(
         (start_at + i / (len(tables) * rate) + k / rate, i, k)
         for i in range(len(tables))
         for k in range(per_table)
     )
+    # the n-th request of a kind of table i: its index among that kind (for users and cells)
+    nth = [0] * per_table
+    seen: dict[str, int] = {}
+    for k, kind in enumerate(kinds):
+        nth[k] = seen.get(kind, 0)
+        seen[kind] = nth[k] + 1
     records: list[dict[str, Any]] = []
     pool: Any = RawPool(base) if client == "raw" else HttpxPool(base)
+    size = plan.get("map_size", 0)
 
-    async def post(at: float, i: int, k: int) -> None:
-        table = tables[i]
-        token = table["tokens"][k % len(table["tokens"])]
-        label = f"b{i}-{k}"
-        body = json.dumps({"notation": "2d6+1", "label": label}).encode()
+    def request(i: int, k: int) -> tuple[dict[str, Any], str, bytes, str]:
+        table, kind, n = tables[i], kinds[k], nth[k]
+        roller = n % len(table["tokens"])
+        record: dict[str, Any] = {"kind": kind, "table": i}
+        if kind == "roll":
+            record["label"] = f"b{i}-{k}"
+            path = f"/api/campaigns/{table['id']}/rolls/"
+            body = json.dumps({"notation": "2d6+1", "label": record["label"]}).encode()
+        elif kind == "move":
+            cid = table["characters"][roller]
+            record.update(label="", char=cid)  # numbered by bench.stats
+            path, body = f"/api/characters/{cid}/moves/{MOVE}/", MOVE_BODY
+        else:
+            token_id = table["map_tokens"][roller]
+            col, row = token_cell(n // len(table["tokens"]), roller, size)
+            record["label"] = f"tok{token_id}@{col},{row}"
+            path = f"/api/campaigns/{table['id']}/maps/{table['map_id']}/tokens/{token_id}/move/"
+            body = json.dumps({"col": col, "row": row}).encode()
+        return record, path, body, table["tokens"][roller]
+
+    async def post(
+        at: float, record: dict[str, Any], path: str, body: bytes, token: str
+    ) -> dict[str, Any]:
         t_send = time.time()
-        record: dict[str, Any] = {
-            "label": label,
-            "table": i,
-            "status": None,  # stays None if the POST never completes (counted as an error)
-            "error": "no response",
-            "t_send": t_send,
-            "t_done": None,
-            "lag": max(0.0, t_send - at),
-        }
+        record.update(
+            status=None,  # stays None if the POST never completes (counted as an error)
+            error="no response",
+            t_send=t_send,
+            t_done=None,
+            lag=max(0.0, t_send - at),
+        )
         records.append(record)
+        text = ""
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                status, text = await pool.post(
-                    f"/api/campaigns/{table['id']}/rolls/",
-                    body,
-                    {"Authorization": f"Token {token}"},
-                )
+                status, text = await pool.post(path, body, {"Authorization": f"Token {token}"})
             record["status"] = status
             record["error"] = "" if 200 <= status < 300 else text[:200]
         except Exception as exc:  # timeouts, resets, bad responses: all count as errors
             record["error"] = f"{type(exc).__name__}: {exc}"[:200]
         record["t_done"] = time.time()
+        if record["kind"] == "clock":
+            record["_text"] = text
+        return record
+
+    async def clock(i: int, at: float) -> None:
+        """Configure the table's turn to ``clock_seconds`` and start it, as its referee."""
+        table = tables[i]
+        path = f"/api/campaigns/{table['id']}/clock/"
+        for action, fields in (
+            ("configure", {"length_seconds": round(clock_seconds), "mode": "timer"}),
+            ("start", {}),
+        ):
+            body = json.dumps({"action": action, **fields}).encode()
+            record = {"kind": "clock", "table": i, "label": f"clock-{action}-{i}"}
+            await post(at, record, path, body, table["referee_token"])
+            if record["status"] is None or not 200 <= record["status"] < 300:
+                return
+            if action == "start":
+                record["deadline"] = _deadline(record.get("_text", ""))
 
     tasks = []
+    if clock_seconds > 0:
+        for i in range(len(tables)):
+            at = start_at + clock_seconds * i / len(tables)
+            tasks.append(asyncio.create_task(_at(at, clock(i, at))))
     for at, i, k in schedule:
         delay = at - time.time()
         if delay > 0:
             await asyncio.sleep(delay)
-        tasks.append(asyncio.create_task(post(at, i, k)))
+        record, path, body, token = request(i, k)
+        tasks.append(asyncio.create_task(post(at, record, path, body, token)))
     if tasks:
-        await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT + 5)
+        await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT * 2 + 5)
     for task in tasks:
         task.cancel()
     if isinstance(pool, RawPool):
         pool.close()
     else:
         await pool.client.aclose()
+    for record in records:
+        record.pop("_text", None)
     return records
+
+
+async def _at(when: float, coro: Any) -> None:
+    delay = when - time.time()
+    if delay > 0:
+        await asyncio.sleep(delay)
+    await coro
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--plan", required=True)
     parser.add_argument("--base", required=True, help="http://127.0.0.1:<port>")
-    parser.add_argument("--rate", type=float, required=True, help="rolls per table per second")
+    parser.add_argument("--rate", type=float, required=True, help="requests per table per second")
+    parser.add_argument("--mix", default="roll=1", help="roll=<w>,move=<w>,token=<w>")
+    parser.add_argument("--clock-seconds", type=float, default=0.0, help="0: no clocks")
     parser.add_argument("--duration", type=float, required=True)
     parser.add_argument("--start-at", type=float, required=True, help="wall clock (time.time)")
     parser.add_argument("--client", choices=["raw", "httpx"], default="raw")
@@ -201,7 +346,16 @@ def main() -> None:
     with open(args.plan) as f:
         plan = json.load(f)
     records = asyncio.run(
-        run(plan, args.base, args.rate, args.duration, args.start_at, args.client)
+        run(
+            plan,
+            args.base,
+            args.rate,
+            args.duration,
+            args.start_at,
+            args.client,
+            parse_mix(args.mix),
+            args.clock_seconds,
+        )
     )
     usage = resource.getrusage(resource.RUSAGE_SELF)
     with open(args.out, "w") as f:

@@ -1,14 +1,21 @@
 """``make bench``: the live table under load, then the bare-broadcast floor, on loopback.
 
 1. Create a PostgreSQL database of its own (dropped at the end) and a Redis key prefix of its
-   own in its own DB number (its keys deleted at the end); migrate; seed N campaigns with M
-   member users each, plus roller users with API tokens (``bench.seed``).
+   own in its own DB number (its keys, and with clocks the Celery queue's, deleted at the end);
+   migrate; seed N campaigns with M member users each, plus roller users with API tokens, and
+   for ``--mix`` moves and token moves a Dungeon World sheet per roller and an active map with
+   tokens (``bench.seed``). Count the database queries of one roll, move and token move on a
+   spare table (``bench.probe``: the ``queries`` line).
 2. Phase ``vtt``: daphne as the Procfile runs it (DEBUG off, production settings, channels-redis,
-   psycopg pool); ``bench.clients`` opens the N×M websockets and says READY; ``bench.loadgen``
-   rolls on an open-loop schedule for DURATION seconds; after a grace period the clients stop
-   and report. Peak RSS and CPU of every process are read from the kernel.
-3. Phase ``baseline``: the same clients and load generator against ``bench.baseline``.
-4. Print both summaries and, last, ``p99_ms=<x> baseline_p99_ms=<y> ratio=<x/y>``.
+   psycopg pool), and with ``--clocks`` a Celery worker as the Procfile runs it;
+   ``bench.clients`` opens the N×M websockets and says READY; ``bench.loadgen`` sends rolls,
+   moves and token moves (``--mix``) on an open-loop schedule for DURATION seconds and, with
+   ``--clocks``, starts every table's dungeon clock; after a grace period the clients stop and
+   report. Peak RSS and CPU of every process are read from the kernel.
+3. Phase ``baseline``: the same clients and load generator against ``bench.baseline`` (no
+   clocks: the bare server has none).
+4. Print both summaries (overall, per kind, turn ends) and, last,
+   ``p99_ms=<x> baseline_p99_ms=<y> ratio=<x/y>`` (p99 over every request kind's deliveries).
 
 Exit status 1 when any phase has errors (HTTP failures, refused or dropped sockets, missing,
 duplicate or out-of-order deliveries); 2 with ``--strict`` when the targets are missed.
@@ -38,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.loadgen import KINDS, parse_mix, rollers_needed
 from bench.stats import Summary, last_line, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +53,7 @@ PY = sys.executable
 BIN = Path(sys.executable).parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 QUICK = {"tables": 5, "clients": 3, "duration": 10.0, "rate": 1.0}
+QUICK_CLOCK_SECONDS = 4  # --quick --clocks: every table sees a turn or two end in 10 s
 TARGET_P99_MS = 100.0
 TARGET_RATIO = 3.0
 
@@ -54,7 +63,31 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--clients", type=int, default=6, help="websocket clients per table")
     p.add_argument("--duration", type=float, default=60.0, help="seconds of rolling")
-    p.add_argument("--rate", type=float, default=1.0, help="rolls per table per second")
+    p.add_argument(
+        "--rate", type=float, default=1.0, help="requests per table per second (all kinds)"
+    )
+    p.add_argument(
+        "--mix",
+        default="roll=1",
+        help="weights of the request kinds, e.g. roll=1,move=1,token=1 (default: rolls only)",
+    )
+    p.add_argument(
+        "--clocks",
+        action="store_true",
+        help="run every table's dungeon clock (with a Celery worker) and count turn ends",
+    )
+    p.add_argument("--clock-seconds", type=int, default=10, help="turn length with --clocks")
+    p.add_argument(
+        "--rollers", type=int, default=0, help="API users per table (default: enough for limits)"
+    )
+    p.add_argument("--map-size", type=int, default=100, help="cells a side of each table's map")
+    p.add_argument("--map-tokens", type=int, default=500, help="tokens on each table's map")
+    p.add_argument(
+        "--worker-concurrency",
+        type=int,
+        default=int(os.environ.get("WORKER_CONCURRENCY", "2")),
+        help="Celery worker processes with --clocks (Procfile: WORKER_CONCURRENCY, 2)",
+    )
     p.add_argument(
         "--quick", action="store_true", help="CI smoke: 5 tables × 3 clients × 10 s at 1/s"
     )
@@ -64,7 +97,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--phases", default="vtt,baseline", help="vtt, baseline or both")
     p.add_argument("--http-client", choices=["raw", "httpx"], default="raw")
-    p.add_argument("--daphne-procs", type=int, default=1, help="daphne processes on one socket")
+    p.add_argument(
+        "--daphne-procs",
+        type=int,
+        default=min(4, os.cpu_count() or 1),
+        help="daphne processes behind one port (default: one per core, at most 4)",
+    )
     p.add_argument("--daphne-args", default="", help="extra daphne arguments")
     p.add_argument("--server-env", action="append", default=[], help="NAME=VALUE for daphne")
     p.add_argument("--redis-db", type=int, default=int(os.environ.get("BENCH_REDIS_DB", "13")))
@@ -75,12 +113,35 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     if args.quick:
         for key, value in QUICK.items():
             setattr(args, key, value)
+        args.clock_seconds = QUICK_CLOCK_SECONDS
+    try:
+        args.mix_weights = parse_mix(args.mix)
+    except ValueError as exc:
+        p.error(str(exc))
+    if not 1 <= args.daphne_procs <= 16:
+        p.error("--daphne-procs takes 1 to 16")
     for name in ("tables", "clients", "duration", "rate"):
         if getattr(args, name) <= 0:
             p.error(f"--{name} must be positive")
     if args.tables * args.clients > 5000 or args.duration > 3600 or args.rate > 50:
-        p.error("bounded: at most 5000 sockets, 3600 s and 50 rolls/s per table")
+        p.error("bounded: at most 5000 sockets, 3600 s and 50 requests/s per table")
+    if args.clocks and not 1 <= args.clock_seconds <= 3600:
+        p.error("--clock-seconds takes 1 to 3600")
+    if not 2 <= args.map_size <= 200 or not 0 <= args.map_tokens <= 2000:
+        p.error("--map-size takes 2 to 200 and --map-tokens 0 to 2000 (the app's limits)")
+    needed = rollers_needed(args.mix_weights, args.rate)
+    if args.rollers and args.rollers < needed:
+        p.error(f"--rollers {args.rollers} would hit the per-user rate limits: use {needed}+")
+    args.rollers = args.rollers or needed
+    weights = args.mix_weights
+    token_moves = math.ceil(args.duration * args.rate * weights["token"] / sum(weights.values()))
+    if math.ceil(token_moves / args.rollers) >= args.map_size**2 - 1:
+        p.error("more token moves per token than cells on the map: raise --map-size")
     return args
+
+
+def uses(args: argparse.Namespace, kind: str) -> bool:
+    return args.mix_weights[kind] > 0
 
 
 # --- services ------------------------------------------------------------------------------
@@ -145,6 +206,22 @@ def redis_cleanup(url: str, prefix: str) -> int:
     return deleted
 
 
+# What kombu keeps in the broker's DB for the default queue (``celery``) and its bookkeeping:
+# the bench's worker and daphne share the bench's own Redis DB number, so these are the bench's.
+CELERY_KEYS = ("celery", "unacked", "unacked_index", "unacked_mutex", "_kombu.binding.*")
+
+
+def celery_cleanup(url: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = [k for pattern in CELERY_KEYS for k in client.scan_iter(match=pattern, count=100)]
+        return client.delete(*keys) if keys else 0
+    finally:
+        client.close()
+
+
 def redis_cpu(url: str) -> float:
     import redis
 
@@ -156,9 +233,10 @@ def redis_cpu(url: str) -> float:
         client.close()
 
 
-def postgres_cpu() -> float:
-    """CPU seconds of every process named postgres (the machine's server; approximate)."""
-    total = 0
+def postgres_cpu() -> dict[int, float]:
+    """CPU seconds of every process named postgres, by pid (the machine's server: backends come
+    and go, so compare two readings with ``cpu_delta``; approximate)."""
+    seconds: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -169,8 +247,13 @@ def postgres_cpu() -> float:
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
         if comm.startswith("postgres"):
             fields = stat[stat.rindex(")") + 2 :].split()
-            total += int(fields[11]) + int(fields[12])
-    return total / CLK_TCK
+            seconds[int(entry.name)] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return seconds
+
+
+def cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU used between two readings by processes alive at the second one."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
 
 
 # --- processes ------------------------------------------------------------------------------
@@ -199,6 +282,35 @@ def proc_cpu_s(pid: int) -> float:
         return math.nan
     fields = stat[stat.rindex(")") + 2 :].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def proc_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (a Celery worker and its pool processes)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    tree, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        tree.append(current)
+        todo += children.get(current, [])
+    return tree
+
+
+def tree_cpu_s(pid: int) -> float:
+    return sum(t for t in (proc_cpu_s(p) for p in proc_tree(pid)) if not math.isnan(t))
+
+
+def tree_peak_rss_mb(pid: int) -> float:
+    """Sum of each process's peak (an upper bound of the tree's peak)."""
+    return sum(m for m in (proc_peak_rss_mb(p) for p in proc_tree(pid)) if not math.isnan(m))
 
 
 def stop(proc: subprocess.Popen, timeout: float = 15) -> None:
@@ -243,6 +355,8 @@ class Phase:
     ws: str  # ws://127.0.0.1:port (sockets)
     origin: str
     servers: list[subprocess.Popen] = field(default_factory=list)
+    workers: list[subprocess.Popen] = field(default_factory=list)
+    clock_seconds: int = 0
 
 
 def django_env(database_url: str, redis_url: str, tag: str) -> dict[str, str]:
@@ -270,6 +384,8 @@ def django_env(database_url: str, redis_url: str, tag: str) -> dict[str, str]:
             "EMBEDDED_WORKER": "0",
             "CHANNEL_PREFIX": tag,
             "CACHE_PREFIX": f"{tag}-cache",
+            # --clocks turns last seconds, not the 60 s minimum tables use
+            "CLOCK_MIN_SECONDS": "1",
         }
     )
     return env
@@ -313,6 +429,7 @@ def run_phase(
         if not ready.startswith("READY"):
             raise RuntimeError(f"clients not ready; see {work}/{phase.name}-clients.log")
         cpu0 = {f"server{i}": proc_cpu_s(p.pid) for i, p in enumerate(phase.servers)}
+        worker0 = [tree_cpu_s(w.pid) for w in phase.workers]
         redis0, pg0 = redis_cpu(redis_url), postgres_cpu()
         start_at = time.time() + 1.5
         loadgen = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
@@ -334,6 +451,10 @@ def run_phase(
                 str(work / f"{phase.name}-loadgen.json"),
                 "--client",
                 args.http_client,
+                "--mix",
+                args.mix,
+                "--clock-seconds",
+                str(phase.clock_seconds),
             ],
             cwd=ROOT,
             stderr=(work / f"{phase.name}-loadgen.log").open("wb"),
@@ -351,9 +472,15 @@ def run_phase(
             - cpu0[f"server{i}"]
             for i, p in enumerate(phase.servers)
         }
+        for i, w in enumerate(phase.workers):
+            cpu["celery" if len(phase.workers) == 1 else f"celery{i}"] = (
+                tree_cpu_s(w.pid) - worker0[i]
+            )
         cpu["redis"] = redis_cpu(redis_url) - redis0
-        cpu["postgres~"] = postgres_cpu() - pg0
+        cpu["postgres~"] = cpu_delta(pg0, postgres_cpu())
         rss = {"server": sum(proc_peak_rss_mb(p.pid) for p in phase.servers)}
+        if phase.workers:
+            rss["celery"] = sum(tree_peak_rss_mb(w.pid) for w in phase.workers)
         clients.stdin.write(b"STOP\n")
         clients.stdin.flush()
         done = read_line(clients, 60)
@@ -366,12 +493,15 @@ def run_phase(
                 stop(proc)
     received = json.loads((work / f"{phase.name}-clients.json").read_text())
     sent = json.loads((work / f"{phase.name}-loadgen.json").read_text())
+    plan = json.loads(plan_path.read_text())
     summary = summarise(
         phase.name,
         sent=sent["records"],
         received=received,
         clients_per_table=args.clients,
         warmup_s=args.warmup,
+        clock_seconds=phase.clock_seconds,
+        table_ids=[t["id"] for t in plan["tables"]],
     )
     summary.rss_mb = {
         **rss,
@@ -417,42 +547,42 @@ def start_profiler(phase: Phase, args, work: Path, start_at: float) -> subproces
 
 @contextlib.contextmanager
 def daphne_servers(args: argparse.Namespace, env: dict[str, str], work: Path) -> Iterator[Phase]:
-    """``--daphne-procs`` daphne processes accepting on one listening socket (as the Procfile
-    runs one; several share the socket the way a process manager would)."""
-    listener = socket.socket()
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(1024)
-    listener.set_inheritable(True)
-    port = listener.getsockname()[1]
+    """``--daphne-procs`` daphne processes on one port, started as the Procfile starts one.
+    Each gets its own ``SO_REUSEPORT`` listening socket, so the kernel spreads connections
+    evenly over them, as a load balancer in front of several web processes would."""
+    listeners: list[socket.socket] = []
+    port = 0
+    for _ in range(args.daphne_procs):
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(1024)
+        listener.set_inheritable(True)
+        port = listener.getsockname()[1]
+        listeners.append(listener)
     base = f"http://127.0.0.1:{port}"
     phase = Phase("vtt", base, f"ws://127.0.0.1:{port}", base)
     extra = args.daphne_args.split()
     try:
-        for i in range(args.daphne_procs):
-            cmd = [
-                str(BIN / "daphne"),
-                "--fd",
-                str(listener.fileno()),
-                "--proxy-headers",
-                *extra,
-                "vtt.asgi:application",
-            ]
+        for i, listener in enumerate(listeners):
+            fd = listener.fileno()
+            cmd = [str(BIN / "daphne"), "--fd", str(fd), "--proxy-headers", *extra]
             phase.servers.append(
                 subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
-                    cmd,
+                    [*cmd, "vtt.asgi:application"],
                     cwd=ROOT,
                     env=env,
-                    pass_fds=[listener.fileno()],
+                    pass_fds=[fd],
                     stdout=(work / f"daphne{i}.log").open("wb"),
                     stderr=subprocess.STDOUT,
                 )
             )
-        listener.close()
+            listener.close()  # the child has it
         wait_http(base + "/healthz", phase.servers, work)
         yield phase
     finally:
-        listener.close()
+        for listener in listeners:
+            listener.close()
         for proc in phase.servers:
             stop(proc)
 
@@ -475,7 +605,48 @@ def wait_http(url: str, servers: list[subprocess.Popen], work: Path, timeout: fl
 
 
 @contextlib.contextmanager
-def baseline_server(args: argparse.Namespace, work: Path) -> Iterator[Phase]:
+def celery_worker(
+    args: argparse.Namespace, env: dict[str, str], work: Path, phase: Phase
+) -> Iterator[None]:
+    """A Celery worker as the Procfile starts one (it ends the clocks' turns), without the
+    gossip, mingle and heartbeat chatter a single bench worker does not need."""
+    log = work / "celery.log"
+    proc = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
+        [
+            str(BIN / "celery"),
+            "-A",
+            "vtt",
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            str(args.worker_concurrency),
+            "-n",
+            f"bench-{os.getpid()}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while " ready." not in log.read_text(errors="replace"):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the Celery worker did not start; see {log}")
+            time.sleep(0.3)
+        phase.workers.append(proc)
+        phase.clock_seconds = args.clock_seconds
+        yield
+    finally:
+        stop(proc, timeout=30)
+
+
+@contextlib.contextmanager
+def baseline_server(args: argparse.Namespace, work: Path, plan_path: Path) -> Iterator[Phase]:
     ws_port, http_port = free_port(), free_port()
     budget = 300 + 0.1 * args.tables * args.clients + args.duration
     proc = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
@@ -489,6 +660,8 @@ def baseline_server(args: argparse.Namespace, work: Path) -> Iterator[Phase]:
             str(http_port),
             "--max-seconds",
             str(budget),
+            "--plan",
+            str(plan_path),
         ],
         cwd=ROOT,
         stdout=(work / "baseline.log").open("wb"),
@@ -534,15 +707,26 @@ def main(argv: list[str] | None = None) -> int:
     _loopback(redis_base)
     redis_url = f"{redis_base}/{args.redis_db}"
     tag = f"vttbench{os.getpid()}"
-    rollers = max(1, math.ceil(args.rate / 1.5))  # each roller stays under its 2/s limit
+    rollers = args.rollers  # each user stays under its per-kind rate limits
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # N×M sockets in one process
     work = Path(tempfile.mkdtemp(prefix="vtt-bench-"))
     print(machine(), flush=True)
+    mix = ",".join(f"{k}={args.mix_weights[k]:g}" for k in KINDS)
+    clocks = f" clocks={args.clock_seconds}s" if args.clocks else ""
     print(
         f"bench    tables={args.tables} clients={args.clients} rate={args.rate:g}/s "
         f"duration={args.duration:g}s grace={args.grace:g}s warmup={args.warmup:g}s "
         f"daphne_procs={args.daphne_procs} work={work}",
+        flush=True,
+    )
+    print(
+        f"bench    mix {mix}{clocks} rollers={rollers}/table"
+        + (
+            f" map={args.map_size}x{args.map_size} tokens={args.map_tokens}"
+            if uses(args, "token")
+            else ""
+        ),
         flush=True,
     )
     summaries: dict[str, Summary] = {}
@@ -568,24 +752,41 @@ def main(argv: list[str] | None = None) -> int:
                 str(args.clients),
                 "--rollers",
                 str(rollers),
+                "--map-size",
+                str(args.map_size),
+                "--map-tokens",
+                str(args.map_tokens if uses(args, "token") else 0),
                 "--out",
                 str(plan_path),
             ]
+            if uses(args, "move"):
+                seed.append("--characters")
             subprocess.run(  # noqa: S603
                 seed, cwd=ROOT, env=env, check=True, timeout=600
             )
             print(f"bench    migrated and seeded in {time.monotonic() - t:.1f}s", flush=True)
+            probe = [PY, "-m", "bench.probe", "--plan", str(plan_path)]
+            queries = subprocess.run(  # noqa: S603
+                probe, cwd=ROOT, env=env, timeout=300, capture_output=True, text=True
+            )
+            print(queries.stdout.strip() or "queries  failed", flush=True)
+            if queries.returncode:  # the run goes on: the load shows what else fails
+                print(f"bench    probe: {queries.stderr.strip()[-1500:]}", file=sys.stderr)
             try:
                 if "vtt" in phases:
-                    with daphne_servers(args, env, work) as phase:
+                    with daphne_servers(args, env, work) as phase, contextlib.ExitStack() as stack:
+                        if args.clocks:
+                            stack.enter_context(celery_worker(args, env, work, phase))
                         summaries["vtt"] = run_phase(phase, args, plan_path, work, redis_url)
                     _print(summaries["vtt"])
                 if "baseline" in phases:
-                    with baseline_server(args, work) as phase:
+                    with baseline_server(args, work, plan_path) as phase:
                         summaries["baseline"] = run_phase(phase, args, plan_path, work, redis_url)
                     _print(summaries["baseline"])
             finally:
                 redis_cleanup(redis_url, tag)
+                if args.clocks:
+                    celery_cleanup(redis_url)
     except BaseException:
         print(f"bench    failed; logs kept in {work}", file=sys.stderr, flush=True)
         raise

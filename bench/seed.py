@@ -1,9 +1,18 @@
-"""Create the benchmark's campaigns, members, API tokens and logged-in sessions, fast.
+"""Create the benchmark's campaigns, members, API tokens, sheets, maps and sessions, fast.
 
 Run inside the bench's own database (``python -m bench.seed --tables N --clients M --rollers R
 --out plan.json``). Bench users get an unusable password: nobody logs in with one; the
 websocket clients get sessions written straight into the session store and the load generator
 gets API tokens.
+
+Per table: user 0 is the referee (with an API token, for the dungeon clock), users 0..M-1 hold
+the websocket sessions, users M..M+R-1 are the rollers (players with API tokens). With
+``--characters`` each roller gets a Dungeon World character (the ruleset's default sheet,
+validated as ``characters.services.character_create`` does); with ``--map-tokens T`` the table
+gets one active, fully revealed square map (``--map-size`` cells a side) with T tokens, the
+first R of them the rollers' characters'. One more table, ``probe``, is seeded the same way
+with everything and no sockets: ``bench.probe`` counts queries on it without touching the
+measured tables' logs.
 """
 
 from __future__ import annotations
@@ -13,11 +22,21 @@ import json
 import os
 import secrets
 from datetime import timedelta
+from typing import Any
 
 import django
 
 
-def seed(tables: int, clients: int, rollers: int) -> dict:
+def seed(
+    tables: int,
+    clients: int,
+    rollers: int,
+    *,
+    characters: bool = False,
+    map_tokens: int = 0,
+    map_size: int = 100,
+) -> dict[str, Any]:
+    """Seed ``tables`` measured tables plus the probe table; return the plan (JSON-ready)."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
@@ -26,13 +45,20 @@ def seed(tables: int, clients: int, rollers: int) -> dict:
     from django.utils import timezone
     from rest_framework.authtoken.models import Token
 
+    from systems import get_ruleset
     from vtt.accounts.models import User
     from vtt.campaigns.models import Campaign, Membership, Role
+    from vtt.characters.models import Character, CharacterChange, Kind
+    from vtt.maps.fog import Fog
+    from vtt.maps.models import Map
+    from vtt.maps.models import Token as MapToken
     from vtt.table.models import EventCursor
 
     if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
         raise SystemExit(f"bench.seed writes database sessions, not {settings.SESSION_ENGINE}")
     per_table = clients + rollers
+    total = tables + 1  # the last one is the probe table
+    ruleset = get_ruleset("dungeon_world")
     with transaction.atomic():
         users = User.objects.bulk_create(
             User(
@@ -40,14 +66,14 @@ def seed(tables: int, clients: int, rollers: int) -> dict:
                 first_name=f"Bench {t}.{j}",
                 password="!" + secrets.token_hex(16),  # unusable: no hashing cost
             )
-            for t in range(tables)
+            for t in range(total)
             for j in range(per_table)
         )
         campaigns = Campaign.objects.bulk_create(
             Campaign(
                 name=f"Bench table {t}", ruleset="dungeon_world", created_by=users[t * per_table]
             )
-            for t in range(tables)
+            for t in range(total)
         )
         Membership.objects.bulk_create(
             Membership(
@@ -55,15 +81,95 @@ def seed(tables: int, clients: int, rollers: int) -> dict:
                 user=users[t * per_table + j],
                 role=Role.REFEREE if j == 0 else Role.PLAYER,
             )
-            for t in range(tables)
+            for t in range(total)
             for j in range(per_table)
         )
         EventCursor.objects.bulk_create(EventCursor(campaign=c) for c in campaigns)
         tokens = Token.objects.bulk_create(
             Token(key=Token.generate_key(), user=users[t * per_table + clients + r])
-            for t in range(tables)
+            for t in range(total)
             for r in range(rollers)
         )
+        referee_tokens = Token.objects.bulk_create(
+            Token(key=Token.generate_key(), user=users[t * per_table]) for t in range(total)
+        )
+        with_sheets = {t for t in range(total) if characters or map_tokens or t == tables}
+        sheets: dict[int, list[Character]] = {}
+        for t in sorted(with_sheets):
+            made = []
+            for r in range(rollers):
+                state = ruleset.default_state()
+                name = f"Hero {t}.{r}"
+                if "name" in state:
+                    state["name"] = name
+                made.append(
+                    Character(
+                        campaign=campaigns[t],
+                        owner=users[t * per_table + clients + r],
+                        kind=Kind.PC,
+                        ruleset="dungeon_world",
+                        name=name,
+                        state=ruleset.validate_state(state),
+                    )
+                )
+            sheets[t] = made
+        all_sheets = Character.objects.bulk_create(c for t in sorted(sheets) for c in sheets[t])
+        CharacterChange.objects.bulk_create(
+            CharacterChange(
+                character=c,
+                version=1,
+                actor=c.owner,
+                reason="create",
+                diff=[],
+                state=c.state,
+            )
+            for c in all_sheets
+        )
+        with_maps = {t for t in range(total) if map_tokens or t == tables}
+        revealed = Fog(map_size, map_size, None, revealed=True).to_bytes()
+        maps = {
+            t: m
+            for t, m in zip(
+                sorted(with_maps),
+                Map.objects.bulk_create(
+                    Map(
+                        campaign=campaigns[t],
+                        name=f"Bench map {t}",
+                        width=map_size,
+                        height=map_size,
+                        fogged=False,
+                        revealed=revealed,
+                        active=True,
+                    )
+                    for t in sorted(with_maps)
+                ),
+                strict=True,
+            )
+        }
+        per_map = max(map_tokens, rollers, 1)
+        map_tokens_made = MapToken.objects.bulk_create(
+            (
+                MapToken(
+                    map=maps[t],
+                    name=f"Hero {t}.{j}" if j < rollers else f"Token {j}",
+                    character=sheets[t][j] if j < rollers else None,
+                    color="#2f6b3a" if j < rollers else "#7a2e1f",
+                    # rollers' tokens start at (0, r) and walk along their own row (loadgen);
+                    # the others fill the rest of the map from the far corner
+                    col=0 if j < rollers else map_size - 1 - (j % map_size),
+                    row=j if j < rollers else map_size - 1 - (j // map_size) % map_size,
+                    speed=6,
+                )
+                for t in sorted(maps)
+                for j in range(per_map)
+            ),
+            batch_size=2000,
+        )
+        tokens_by_table: dict[int, list[int]] = {}
+        for tok, t in zip(
+            map_tokens_made, (t for t in sorted(maps) for _j in range(per_map)), strict=True
+        ):
+            tokens_by_table.setdefault(t, []).append(tok.pk)
         expire = timezone.now() + timedelta(days=1)
         session_keys: list[str] = []
         sessions: list[Session] = []
@@ -82,16 +188,24 @@ def seed(tables: int, clients: int, rollers: int) -> dict:
                     Session(session_key=key, session_data=store.encode(data), expire_date=expire)
                 )
         Session.objects.bulk_create(sessions)
+
+    def table(t: int) -> dict[str, Any]:
+        return {
+            "id": campaigns[t].pk,
+            "tokens": [tokens[t * rollers + r].key for r in range(rollers)],
+            "referee_token": referee_tokens[t].key,
+            "characters": [c.pk for c in sheets.get(t, [])],
+            "map_id": maps[t].pk if t in maps else None,
+            "map_tokens": tokens_by_table.get(t, [])[:rollers],
+            "sessions": session_keys[t * clients : (t + 1) * clients],
+        }
+
     return {
         "cookie_name": settings.SESSION_COOKIE_NAME,
-        "tables": [
-            {
-                "id": campaigns[t].pk,
-                "tokens": [tokens[t * rollers + r].key for r in range(rollers)],
-                "sessions": session_keys[t * clients : (t + 1) * clients],
-            }
-            for t in range(tables)
-        ],
+        "map_size": map_size,
+        "map_tokens": per_map if maps else 0,
+        "tables": [table(t) for t in range(tables)],
+        "probe": table(tables),
     }
 
 
@@ -100,11 +214,21 @@ def main() -> None:
     parser.add_argument("--tables", type=int, required=True)
     parser.add_argument("--clients", type=int, required=True)
     parser.add_argument("--rollers", type=int, default=1)
+    parser.add_argument("--characters", action="store_true", help="a DW sheet per roller")
+    parser.add_argument("--map-tokens", type=int, default=0, help="tokens per map (0: no map)")
+    parser.add_argument("--map-size", type=int, default=100)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "vtt.settings")
     django.setup()
-    plan = seed(args.tables, args.clients, args.rollers)
+    plan = seed(
+        args.tables,
+        args.clients,
+        args.rollers,
+        characters=args.characters,
+        map_tokens=args.map_tokens,
+        map_size=args.map_size,
+    )
     with open(args.out, "w") as f:
         json.dump(plan, f)
 

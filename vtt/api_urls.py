@@ -144,6 +144,22 @@ urlpatterns = [
     path("campaigns/<int:pk>/maps/<int:map_id>/round/", map_api.MapRound.as_view()),
     path("campaigns/<int:pk>/maps/<int:map_id>/terrain/", map_api.MapTerrain.as_view()),
     path("campaigns/<int:pk>/maps/<int:map_id>/party/", map_api.MapParty.as_view()),
+    path("campaigns/<int:pk>/maps/<int:map_id>/features/", map_api.MapFeatures.as_view()),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/attack/",
+        map_api.MapAttack.as_view(),
+        name="api-map-attack",
+    ),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/travel/",
+        map_api.MapTravel.as_view(),
+        name="api-map-travel",
+    ),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/travel/<slug:step>/",
+        map_api.MapTravelStep.as_view(),
+        name="api-map-travel-step",
+    ),
     path("campaigns/<int:pk>/maps/<int:map_id>/notes/", map_api.Notes.as_view()),
     path(
         "campaigns/<int:pk>/maps/<int:map_id>/notes/<int:note_id>/",

@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so a PostgreSQL or Redis outage anywhere below answers 503, not 500.
+    "vtt.core.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -119,6 +121,9 @@ if _db["ENGINE"] == "django.db.backends.postgresql":
     # Under ASGI every request runs in a fresh thread: persistent connections leak, so use
     # psycopg's pool instead (DESIGN.md, pitfalls).
     _db["CONN_MAX_AGE"] = 0
+    # The pool checks a connection before handing it out (one empty round trip), so after
+    # PostgreSQL restarts requests get fresh connections instead of failing on dead ones.
+    _db["CONN_HEALTH_CHECKS"] = env.bool("DB_HEALTH_CHECKS", default=True)
     _db.setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=2),
         "max_size": env.int("DB_POOL_MAX", default=20),
@@ -292,6 +297,11 @@ SPECTACULAR_SETTINGS = {
         "PrepRollVisibilityEnum": [("blind", "blind"), ("everyone", "everyone")],
         "LanguageEnum": ["ru", "en"],
     },
+    # The shared refusals (400/401/403/404, and 409/429 on writes) on every operation.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "vtt.core.schema.document_errors",
+    ],
 }
 
 LOGGING = {

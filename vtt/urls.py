@@ -18,3 +18,9 @@ urlpatterns = [
     path("", include("vtt.characters.urls")),
     path("", include("vtt.characters.inventory_urls")),
 ]
+
+# JSON under /api/, the site's pages elsewhere (vtt/core/views.py).
+handler400 = "vtt.core.views.bad_request"
+handler403 = "vtt.core.views.permission_denied"
+handler404 = "vtt.core.views.page_not_found"
+handler500 = "vtt.core.views.server_error"

@@ -615,7 +615,15 @@
       case "adjust_pool": return fmt(L.logPool, { pool: d.pool });
       case "benny":
         if (d.purpose === "soak") return fmt(d.source === "pool" ? L.logSoakPool : L.logSoak, { name: d.name });
+        if (d.purpose === "spend") return fmt(d.source === "pool" ? L.logSpendPool : L.logSpend, { name: d.name });
         return fmt(d.source === "pool" ? L.logRerollPool : L.logReroll, { name: d.name });
+      case "injury":
+        return fmt(L.logInjury, {
+          name: d.name,
+          result: loc(d.label || {}),
+          change: loc(d.change || {}),
+          duration: loc(d.duration_label || {}).toLowerCase(),
+        });
       case "reset_battle": return L.logResetBattle;
       case "next_side":
         return fmt(L.logNextSide, { n: p.snapshot.battle.round, side: sideName(p.snapshot.battle.current) });
@@ -637,6 +645,14 @@
     li.setAttribute("data-action", p.action);
     var text = h("div", { "class": "ts-log-text", text: logText(p) });
     li.appendChild(text);
+    if (p.action === "injury" && p.data) {
+      // [published edition] the Injury Table's roll: 2d6 (none for a called shot), then a d6
+      var injuryFaces = (p.data.faces || []).slice();
+      if (p.data.sub_face) injuryFaces.push(p.data.sub_face);
+      var injuryLine = h("div", { "class": "roll-line ts-log-roll" }, [facesNode(injuryFaces, 6)]);
+      if (p.data.called) injuryLine.appendChild(h("span", { "class": "muted", text: " " + L.logInjuryCalled }));
+      li.appendChild(injuryLine);
+    }
     if (p.action === "deal_round" && p.snapshot) {
       var cards = h("ol", { "class": "ts-log-cards" });
       (p.snapshot.order || []).forEach(function (entry) {

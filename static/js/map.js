@@ -19,7 +19,7 @@
   var SQRT3 = Math.sqrt(3);
   var KINDS = ["map.token", "map.token.gone", "map.fog", "map.note", "map.note.gone",
     "map.terrain", "map.party", "map.round", "map.update", "map.active", "map.saved",
-    "map.deleted"];
+    "map.deleted", "map.features"];
 
   // Map events are drawn on the map, not written into the log.
   var extension = (window.VTTTable = window.VTTTable || {});
@@ -55,6 +55,7 @@
   var queued = [];       // events that arrived while fetching
   var seenHead = 0;      // the newest snapshot head: older map events are already in it
   var uid = "m" + Math.random().toString(36).slice(2, 8);
+  var attackFrom = null; // token id: choosing a target for its attack (Crows battle maps)
 
   // ---- helpers -------------------------------------------------------------------------------
 
@@ -265,10 +266,13 @@
     state.tokens.forEach(function (t) { tokens[t.id] = t; });
     notes = {};
     state.notes.forEach(function (n) { notes[n.id] = n; });
+    S.features = S.features || {};
+    attackFrom = null;
     build();
     fit();
     if (tool !== "move" && tool !== "ruler" && !C.canManage) setTool("move");
     if (!S.map.kind || (S.map.kind !== "hex" && (tool === "terrain" || tool === "party"))) setTool("move");
+    if (S.map.kind === "hex" && tool === "features") setTool("move");
     showHint();
   }
 
@@ -310,6 +314,7 @@
     if (G.hex) el("path", { "class": "map-cells", d: grid }, v);  // the hexes, not their ragged border
     layers.bg = el("g", { "class": "map-bg" }, v);
     layers.terrain = el("g", { "class": "map-terrain" }, v);
+    layers.features = el("g", { "class": "map-features" }, v);
     layers.grid = el("path", { "class": "map-grid", d: grid }, v);
     layers.fog = el("path", { "class": "map-fog", "fill-rule": "nonzero" }, v);
     layers.notes = el("g", { "class": "map-notes" }, v);
@@ -318,6 +323,7 @@
     layers.overlay = el("g", { "class": "map-overlay" }, v);
     drawBackground();
     drawTerrain();
+    drawFeatures();
     drawFog();
     drawNotes();
     tokenNodes = {};
@@ -382,6 +388,56 @@
       var path = el("path", { "class": "terrain terrain-" + kind, d: byKind[kind].join("") }, layers.terrain);
       var label = C.terrains.filter(function (t) { return t.key === kind; })[0];
       el("title", null, path).textContent = label ? label.label : kind;
+    });
+  }
+
+  // Battle squares (Crows): walls and low cover, height, light and concealment, and the
+  // map's ambient light (the server reads the same to give attacks their sources).
+  var LIGHT_RANK = { dark: 0, dim: 1, bright: 2 };
+
+  function drawFeatures() {
+    if (!layers.features) return;
+    while (layers.features.firstChild) layers.features.removeChild(layers.features.firstChild);
+    if (G.hex) return;
+    var ambient = S.map.ambient_light || "bright";
+    var groups = {}, heights = [], lighter = [];
+    Object.keys(S.features || {}).forEach(function (key) {
+      var cr = key.split(",").map(Number);
+      if (!G.inside(cr[0], cr[1])) return;
+      var f = S.features[key] || {};
+      var cell = polygon(G.corners(cr[0], cr[1]));
+      if (f.cover) (groups["cover-" + f.cover] = groups["cover-" + f.cover] || []).push(cell);
+      if (f.concealment) (groups["conceal-" + f.concealment] = groups["conceal-" + f.concealment] || []).push(cell);
+      if (f.light && LIGHT_RANK[f.light] < LIGHT_RANK[ambient]) (groups["light-" + f.light] = groups["light-" + f.light] || []).push(cell);
+      if (f.light && LIGHT_RANK[f.light] > LIGHT_RANK[ambient]) lighter.push({ cell: cell, light: f.light });
+      if (f.height) heights.push({ cr: cr, h: f.height });
+    });
+    if (ambient !== "bright") {
+      var defs = svg.querySelector("defs");
+      var old = document.getElementById(uid + "-ambient");
+      if (old) old.parentNode.removeChild(old);
+      var mask = el("mask", { id: uid + "-ambient", maskUnits: "userSpaceOnUse", x: 0, y: 0, width: num(G.W), height: num(G.H) }, defs);
+      el("rect", { x: 0, y: 0, width: num(G.W), height: num(G.H), fill: "white" }, mask);
+      lighter.forEach(function (l) {
+        el("path", { d: l.cell, fill: l.light === "bright" ? "black" : "#808080" }, mask);
+      });
+      var shade = el("rect", {
+        "class": "feature ambient-" + ambient, x: 0, y: 0, width: num(G.W), height: num(G.H),
+        mask: "url(#" + uid + "-ambient)",
+      }, layers.features);
+      el("title", null, shade).textContent = L["light_" + ambient] || ambient;
+    }
+    Object.keys(groups).forEach(function (kind) {
+      var path = el("path", { "class": "feature feature-" + kind, d: groups[kind].join("") }, layers.features);
+      el("title", null, path).textContent = L["feature_" + kind.replace("-", "_")] || kind;
+    });
+    heights.forEach(function (item) {
+      var p = G.corners(item.cr[0], item.cr[1])[0];
+      var label = el("text", {
+        "class": "feature-height", x: num(p[0] + G.cell * 0.06), y: num(p[1] + G.cell * 0.26),
+        "font-size": num(G.cell * 0.24),
+      }, layers.features);
+      label.textContent = "▲" + item.h;
     });
   }
 
@@ -642,7 +698,7 @@
       drawRuler(cell, cell);
       return;
     }
-    if ((tool === "fog" && fogShape() === "brush") || tool === "terrain") {
+    if ((tool === "fog" && fogShape() === "brush") || tool === "terrain" || tool === "features") {
       gesture = Object.assign(base, { type: "paint", cells: {} });
       paintAt(at);
       return;
@@ -700,7 +756,9 @@
     } else if (g.type === "paint") {
       clearOverlay();
       var cells = Object.keys(g.cells).map(function (k) { return k.split(",").map(Number); });
-      if (tool === "terrain") paintTerrain(cells); else changeFog({ cells: cells });
+      if (tool === "terrain") paintTerrain(cells);
+      else if (tool === "features") paintFeatures(cells);
+      else changeFog({ cells: cells });
     } else if (g.type === "rect") {
       clearOverlay();
       var end = g.end || g.cell;
@@ -711,6 +769,11 @@
   }
 
   function tap(g, cell) {
+    if (attackFrom !== null && g.tokenId !== null && g.tokenId !== undefined && tokens[g.tokenId] &&
+        g.tokenId !== attackFrom && tool === "move") {
+      pickTarget(g.tokenId);
+      return;
+    }
     if (g.tokenId !== null && g.tokenId !== undefined && tokens[g.tokenId] && tool === "move") {
       select("token", g.tokenId);
       return;
@@ -873,6 +936,30 @@
     api("POST", mapUrl("terrain/"), { terrain: terrain, cells: cells }).catch(fail);
   }
 
+  var FEATURE_BODIES = {
+    wall: { cover: "wall" }, low: { cover: "low" }, nocover: { cover: "" },
+    h1: { height: 1 }, h2: { height: 2 }, h3: { height: 3 }, h0: { height: 0 },
+    bright: { light: "bright" }, dim: { light: "dim" }, dark: { light: "dark" }, nolight: { light: "" },
+    fog_light: { concealment: "light" }, fog_heavy: { concealment: "heavy" }, noconceal: { concealment: "" },
+  };
+
+  function paintFeatures(cells) {
+    if (!cells.length) return;
+    var choice = panel.querySelector("[data-feature]").value;
+    var body = FEATURE_BODIES[choice];
+    if (!body) return;
+    cells.forEach(function (cr) {
+      var key = cr[0] + "," + cr[1];
+      var f = Object.assign({}, S.features[key] || {});
+      Object.keys(body).forEach(function (name) {
+        if (body[name] === "" || body[name] === 0) delete f[name]; else f[name] = body[name];
+      });
+      if (Object.keys(f).length) S.features[key] = f; else delete S.features[key];
+    });
+    drawFeatures();
+    api("POST", mapUrl("features/"), Object.assign({ cells: cells }, body)).catch(fail);
+  }
+
   function setParty(cell) {
     var mode = panel.querySelector("[data-party-mode]").value;
     var body = { reveal: mode === "true" ? null : Number(panel.querySelector("[data-party-reveal]").value) };
@@ -904,6 +991,7 @@
     var hints = {
       move: L.moveHint, ruler: L.rulerHint, fog: L.fogHint, token: L.tapToPlaceToken,
       note: L.tapToPlaceNote, terrain: L.terrainHint, party: L.tapForParty,
+      features: L.featuresHint,
     };
     info.textContent = hints[tool] || "";
   }
@@ -945,6 +1033,9 @@
       if (isReferee && tokenInFog(t)) bits.push(L.inFog);
       line.textContent = bits.join(" · ") + movementText(t, 0);
       info.appendChild(line);
+      if (canAttack(t)) {
+        info.appendChild(button(L.attack, function () { startAttack(t); }, "primary attack-start"));
+      }
       if (C.canManage) {
         info.appendChild(button(t.hidden ? L.show : L.hide, function () {
           api("PATCH", mapUrl("tokens/" + t.id + "/"), { hidden: !t.hidden }).then(upsertToken).catch(fail);
@@ -1033,6 +1124,130 @@
     if (selected && selected.type === "token" && selected.id === t.id) refreshSelection();
   }
 
+  // ---- attacks from the map (Crows) -------------------------------------------------------------
+  // The player names the attacker, the target and the weapon; the server reads cover, light,
+  // height and flanking from the map and rolls. The result reaches every browser as a `move`
+  // event with the map's sources (moves.js draws it in the log); here the attacker sees it too.
+
+  function canAttack(t) {
+    return C.ruleset === "crows" && G && !G.hex && C.canPlay && !!t.character_id &&
+      (isReferee || (t.owner_id !== null && t.owner_id === me.id));
+  }
+
+  function cancelAttack() {
+    attackFrom = null;
+    panel.classList.remove("choosing-target");
+    showHint();
+  }
+
+  function startAttack(t) {
+    attackFrom = t.id;
+    panel.classList.add("choosing-target");
+    info.textContent = "";
+    info.appendChild(el2("span", "attack-hint", fmt(L.chooseTarget, { name: t.name })));
+    info.appendChild(button(L.cancel, cancelAttack, "attack-cancel"));
+  }
+
+  function el2(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function heldWeapons(sheet) {
+    var placed = ((sheet || {}).inventory || {}).placed || [];
+    var out = [];
+    placed.forEach(function (p) {
+      if (p.area !== "hands") return;
+      (p.items || []).forEach(function (card) { if (card && card.id) out.push(card); });
+    });
+    return out;
+  }
+
+  function pickTarget(targetId) {
+    var from = tokens[attackFrom], target = tokens[targetId];
+    if (!from || !target) { cancelAttack(); return; }
+    info.textContent = "";
+    info.appendChild(el2("span", "attack-hint", fmt(L.loadingWeapons, { name: from.name })));
+    api("GET", C.urls.character.replace("{id}", from.character_id)).then(function (character) {
+      attackForm(from, target, heldWeapons(character.state));
+    }).catch(function (error) { fail(error); cancelAttack(); });
+  }
+
+  function attackForm(from, target, weapons) {
+    info.textContent = "";
+    var form = document.createElement("form");
+    form.className = "attack-form";
+    form.appendChild(el2("span", "attack-who", fmt(L.attackWho, { from: from.name, to: target.name })));
+    var select = document.createElement("select");
+    select.setAttribute("data-attack-weapon", "");
+    select.setAttribute("aria-label", L.weapon);
+    weapons.forEach(function (card) {
+      var option = document.createElement("option");
+      option.value = card.id;
+      option.textContent = card.name || card.id;
+      select.appendChild(option);
+    });
+    var unarmed = document.createElement("option");
+    unarmed.value = "";
+    unarmed.textContent = L.unarmed;
+    select.appendChild(unarmed);
+    form.appendChild(select);
+    var kind = document.createElement("select");
+    kind.setAttribute("data-attack-kind", "");
+    kind.setAttribute("aria-label", L.attackKind);
+    [["", L.byWeapon], ["melee", L.melee], ["ranged", L.ranged]].forEach(function (pair) {
+      var option = document.createElement("option");
+      option.value = pair[0];
+      option.textContent = pair[1];
+      kind.appendChild(option);
+    });
+    form.appendChild(kind);
+    var go = document.createElement("button");
+    go.type = "submit";
+    go.className = "small primary";
+    go.setAttribute("data-attack-go", "");
+    go.textContent = L.attack;
+    form.appendChild(go);
+    form.appendChild(button(L.cancel, cancelAttack, "attack-cancel"));
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      go.disabled = true;
+      api("POST", C.urls.attack.replace("{id}", S.map.id), {
+        attacker: from.id, target: target.id, weapon_id: select.value, attack: kind.value,
+      }).then(function (data) {
+        attackFrom = null;
+        panel.classList.remove("choosing-target");
+        showAttackResult(data);
+      }).catch(function (error) { go.disabled = false; fail(error); });
+    });
+    info.appendChild(form);
+  }
+
+  function sourcesText(context) {
+    var lang = (C.lang || "ru").slice(0, 2);
+    var names = (context.sources || []).map(function (s) {
+      return (s[lang] || s.en || s.key) + " (" + (s.side > 0 ? "+" : "−") + (s.weight > 1 ? "×2" : "") + ")";
+    });
+    var net = { "-2": L.netMinus2, "-1": L.netMinus1, "0": L.net0, "1": L.netPlus1, "2": L.netPlus2 }[String(context.net || 0)];
+    return (names.length ? names.join(", ") : L.noSources) + " → " + net;
+  }
+
+  function showAttackResult(data) {
+    var o = data.outcome || {};
+    var context = data.context || {};
+    info.textContent = "";
+    var box = el2("div", "attack-result");
+    box.setAttribute("data-attack-result", "");
+    box.setAttribute("data-net", String(context.net || 0));
+    box.appendChild(el2("span", "attack-sources", sourcesText(context)));
+    var lang = (C.lang || "ru").slice(0, 2);
+    var text = o.text ? (o.text[lang] || o.text.en || "") : "";
+    box.appendChild(el2("span", "attack-total", (o.faces || []).join("+") + " = " + o.total + (text ? " · " + text : "")));
+    info.appendChild(box);
+  }
+
   // ---- live events ------------------------------------------------------------------------------
 
   function apply(ev) {
@@ -1081,6 +1296,13 @@
         drawParty();
         break;
       case "map.round": resetMovement(); break;
+      case "map.features":
+        Object.keys(p.cells || {}).forEach(function (key) {
+          if (p.cells[key] && Object.keys(p.cells[key]).length) S.features[key] = p.cells[key];
+          else delete S.features[key];
+        });
+        drawFeatures();
+        break;
       case "map.update":
         clearTimeout(apply.reload);
         apply.reload = setTimeout(function () { if (S) loadMap(S.map.id); }, 150);
@@ -1098,13 +1320,19 @@
       (p.notes_gone || []).forEach(function (id) { delete notes[id]; });
       (p.notes || []).forEach(function (n) { notes[n.id] = n; });
       Object.keys(p.terrain || {}).forEach(function (key) { S.terrain[key] = p.terrain[key]; });
+      Object.keys(p.features || {}).forEach(function (key) { S.features[key] = p.features[key]; });
       if (!p.reveal) {
         Object.keys(S.terrain).forEach(function (key) {
           var cr = key.split(",").map(Number);
           if (!revealed(cr[0], cr[1])) delete S.terrain[key];
         });
+        Object.keys(S.features).forEach(function (key) {
+          var cr = key.split(",").map(Number);
+          if (!revealed(cr[0], cr[1])) delete S.features[key];
+        });
       }
       drawTerrain();
+      drawFeatures();
       if ("background" in p) { S.background = p.background; drawBackground(); }
     }
     drawFog();
@@ -1134,6 +1362,7 @@
   setState(C.state || null);
   setTool("move");
   window.VTTMap = {
+    sourcesText: sourcesText,
     state: function () { return S; },
     tokens: function () { return tokens; },
     isRevealed: function (c, r) { return G ? revealed(c, r) : false; },

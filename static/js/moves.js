@@ -81,9 +81,12 @@
   }
 
   /* Who makes a pending choice: the referee for "referee"; for "player" the sheet's owner, or
-   * the referee when the sheet has no owner (an NPC). */
-  function isChooser(chooser, ownerId, me, isReferee) {
+   * the referee when the sheet has no owner (an NPC); for "target" (a reaction such as a
+   * counterattack) the target's player, whose id the event names as `chooser_id`, or the
+   * referee. */
+  function isChooser(chooser, ownerId, me, isReferee, chooserId) {
     if (chooser === "referee") return !!isReferee;
+    if (chooser === "target") return !!isReferee || (chooserId !== undefined && chooserId === me.id);
     if (ownerId === null || ownerId === undefined) return !!isReferee;
     return ownerId === me.id;
   }
@@ -134,7 +137,8 @@
     if (!opts.mine) {
       box.appendChild(h("p", {
         "class": "awaiting",
-        text: opts.chooser === "referee" ? L.awaitingReferee : L.awaitingPlayer,
+        text: opts.chooser === "referee" ? L.awaitingReferee
+          : opts.chooser === "target" ? L.awaitingTarget : L.awaitingPlayer,
       }));
       if (options.length) {
         var list = h("ul", { "class": "option-list" });
@@ -228,6 +232,24 @@
     return h("p", { "class": "details-text", text: parts.join(" · ") });
   }
 
+  /* What the map added to an attack (cover, light, height, flanking) and the check's net
+   * advantage, as a line under the move (vtt/maps/combat.py puts it in `context`). */
+  function contextNode(context, outcome) {
+    if (!context || !context.sources) return null;
+    var names = context.sources.map(function (s) {
+      var mark = (s.side > 0 ? "+" : "−") + (s.weight > 1 ? "×2" : "");
+      return tr(s) + " (" + mark + ")";
+    });
+    var net = ((outcome || {}).flags || {}).net;
+    var netText = { "-2": L.netMinus2, "-1": L.netMinus1, "0": L.net0, "1": L.netPlus1, "2": L.netPlus2 }[String(net || 0)];
+    var box = h("p", { "class": "map-context", "data-net": String(net || 0) }, [
+      h("span", { "class": "map-context-label", text: fmt(L.fromMap, { target: context.target_name || "" }) + " " }),
+      h("span", { "class": "map-context-sources", text: names.length ? names.join(", ") : L.noSources }),
+      h("span", { "class": "map-context-net", text: " → " + (netText || "") }),
+    ]);
+    return box;
+  }
+
   M.init = function (labels) {
     L = labels || L;
     M.labels = L;
@@ -242,6 +264,7 @@
   M.request = request;
   M.markResolved = markResolved;
   M.detailsNode = detailsNode;
+  M.contextNode = contextNode;
 
   // ---- the table log ----------------------------------------------------------------------
 
@@ -289,6 +312,8 @@
     ]);
     li.appendChild(title);
     li.appendChild(outcomeNode(p.outcome));
+    var context = contextNode(p.context, p.outcome);
+    if (context) li.appendChild(context);
     if (p.resolves) {
       resolved.add(p.resolves);
       markResolved(p.resolves);
@@ -305,15 +330,33 @@
         withOwners(function () {
           if (resolved.has(p.pending_id) || !slot.parentNode) return;
           var owner = Object.prototype.hasOwnProperty.call(owners, p.character_id) ? owners[p.character_id] : undefined;
-          var mine = table.canPlay && owner !== undefined && isChooser(o.chooser, owner, table.me, table.isReferee);
+          var reaction = o.chooser === "target";
+          var mine = table.canPlay && (reaction || owner !== undefined) &&
+            isChooser(o.chooser, owner, table.me, table.isReferee, p.chooser_id);
+          // a reaction is answered from the target's own sheet (always visible to its player)
+          var sheetId = reaction && p.chooser_character_id ? p.chooser_character_id : p.character_id;
           slot.replaceWith(choiceNode({
             options: o.options, pick: o.pick, chooser: o.chooser, mine: mine, csrf: table.csrf,
-            url: L.choose_url.replace("{id}", p.character_id).replace("{pid}", p.pending_id),
+            url: L.choose_url.replace("{id}", sheetId).replace("{pid}", p.pending_id),
             onGone: function () { resolved.add(p.pending_id); markResolved(p.pending_id); },
           }));
         });
       }
     }
+    return li;
+  };
+
+  /* The travel day (Crows): one line per step, from the copy meant for this viewer (the
+   * referee's copy carries the secret rolls; players get theirs without them). */
+  T.renderers.travel = function (ev, api) {
+    var p = ev.payload || {};
+    var audience = table.isReferee ? "referee" : "players";
+    if (p.audience && p.audience !== audience) return null;
+    var text = tr(p.text);
+    if (!text) return null;
+    var li = api.entryShell(ev, "travel", "");
+    li.setAttribute("data-travel-type", p.type || "");
+    li.appendChild(h("div", { "class": "chat-text travel-text", text: text }));
     return li;
   };
 

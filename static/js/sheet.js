@@ -531,7 +531,24 @@
 
   function dirty() { return changes().length > 0; }
 
+  /* Fields whose schema says `show_if: {field: value}` (e.g. a Savage Worlds extra's bennies)
+   * are shown only while the form's top-level fields hold those values. */
+  function applyConditions() {
+    if (!sheet.root) return;
+    var conditional = Object.keys(schema.fields || {}).filter(function (k) { return schema.fields[k].show_if; });
+    if (!conditional.length) return;
+    var now = editable ? sheet.root.get() : sheet.base;
+    conditional.forEach(function (key) {
+      var rule = schema.fields[key].show_if;
+      var shown = Object.keys(rule).every(function (k) { return same(now[k], rule[k]); });
+      Array.prototype.forEach.call(groupsNode.querySelectorAll('[data-path="' + key + '"]'), function (node) {
+        if (node.classList.contains("field")) node.hidden = !shown;
+      });
+    });
+  }
+
   function refreshDirty() {
+    applyConditions();
     if (!saveBar) return;
     var n = changes().length;
     saveBar.setAttribute("data-dirty", n ? "1" : "0");

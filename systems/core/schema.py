@@ -59,6 +59,9 @@ class Field:
     required: bool = False
     help_ru: str = ""
     help_en: str = ""
+    # Show the field only while other top-level fields hold these values (``{"wild_card":
+    # True}``): a hint for generated forms; validation ignores it.
+    show_if: Mapping[str, Any] | None = None
 
     type_name = "any"
 
@@ -71,6 +74,8 @@ class Field:
             data["required"] = True
         if self.help_ru or self.help_en:
             data["help"] = {"ru": self.help_ru, "en": self.help_en}
+        if self.show_if:
+            data["show_if"] = dict(self.show_if)
         data.update(self._describe_extra())
         return data
 

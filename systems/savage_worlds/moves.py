@@ -23,6 +23,7 @@ from systems.core.schema import (
 )
 from systems.savage_worlds.bennies import PURPOSES
 from systems.savage_worlds.combat import RANGE_PENALTY
+from systems.savage_worlds.injuries import DURATIONS, INJURY_CHOICES, LOCATIONS
 from systems.savage_worlds.sheet import PARTICIPANT, SHEET
 from systems.savage_worlds.traits import CRITICAL_FAILURE, FAILURE, RAISE, SUCCESS
 
@@ -75,6 +76,13 @@ def _roll_params(prefix: str = "", *, trait_default: str = "") -> dict[str, Fiel
 
 
 TN_PARAM = IntField(ru="Сложность", en="Target number", default=4, min=-20, max=60)
+LOCATION_PARAM = ChoiceField(
+    ru="Куда был прицельный удар (иначе 2d6)",
+    en="Body part a called shot hit (else 2d6)",
+    default="",
+    choices=(Choice("", "Случайно (2d6)", "At random (2d6)"), *LOCATIONS),
+)
+INJURY_RESULTS = {c.key: _t(c.ru, c.en) for c in INJURY_CHOICES}
 POOL_PARAM = IntField(
     ru="Фишек в пуле ведущего (для его персонажей)",
     en="Bennies in the GM's pool (for GM characters)",
@@ -362,14 +370,61 @@ MOVES: tuple[MoveSpec, ...] = (
             "Дикая карта выведена из строя: немедленная проверка Выносливости [изд.].",
             "A wild card is incapacitated: an immediate Vigor roll [published].",
         ),
-        seed=PUBLISHED,
+        seed=PUBLISHED + "; Injury Table: Savage Worlds Deluxe p. 78",
         roll="vigor",
         params=_params(
             modifier=IntField(ru="Модификатор", en="Modifier", default=0, min=-20, max=20),
+            location=LOCATION_PARAM,
             pool=POOL_PARAM,
         ),
         results=TRAIT_RESULTS,
         options={"reroll": REROLL},
+    ),
+    MoveSpec(
+        key="injury_roll",
+        ru="Таблица травм",
+        en="Injury Table",
+        trigger=_t(
+            "Дикая карта получает травму: 2d6 по таблице, для корпуса и головы ещё к6 [изд.]. "
+            "После проверки выведения из строя бросается сама.",
+            "A wild card is injured: 2d6 on the table, and a d6 for the guts and the head "
+            "[published]. The incapacitation roll rolls it by itself.",
+        ),
+        seed=PUBLISHED + "; Savage Worlds Deluxe p. 78; no bennies on table results (L87)",
+        roll="injury",
+        params=_params(
+            location=LOCATION_PARAM,
+            duration=ChoiceField(
+                ru="Срок травмы", en="How long it lasts", default="permanent", choices=DURATIONS
+            ),
+        ),
+        results=INJURY_RESULTS,
+    ),
+    MoveSpec(
+        key="heal_injury",
+        ru="Травма прошла",
+        en="An injury heals",
+        trigger=_t(
+            "Раны зажили, прошли сутки или кончился бой: временная травма проходит [изд.].",
+            "The wounds healed, a day passed or the fight ended: a temporary injury goes away "
+            "[published].",
+        ),
+        seed=PUBLISHED,
+        kind="action",
+        params=_params(
+            number=IntField(
+                ru="Номер травмы в списке (пусто — все временные)",
+                en="Injury number in the list (empty: every temporary one)",
+                nullable=True,
+                default=None,
+                min=1,
+                max=40,
+            ),
+            permanent=BoolField(
+                ru="Снять и постоянную (магия, хирургия)",
+                en="Also a permanent one (magic, surgery)",
+            ),
+        ),
     ),
     MoveSpec(
         key="bleeding_out",

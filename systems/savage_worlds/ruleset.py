@@ -32,6 +32,7 @@ from systems.core.ruleset import RulesError, Ruleset
 from systems.core.schema import PLAYER, REFEREE, MoveSpec, fail, validate
 from systems.savage_worlds import bennies as bn
 from systems.savage_worlds import deck as dk
+from systems.savage_worlds import injuries as inj
 from systems.savage_worlds.combat import (
     RANGE_PENALTY,
     DamageEffect,
@@ -138,6 +139,16 @@ PUBLISHED_RULES: tuple[dict[str, str], ...] = (
         "ru": "Больше 3 ранений: проверка Выносливости, кровотечение",
         "en": "More than 3 wounds: Vigor roll, bleeding out",
     },
+    {
+        "key": "injury_table",
+        "ru": "Таблица травм (2d6, к6): после проверки выведения из строя; срок по её итогу",
+        "en": "Injury Table (2d6, d6): after the incapacitation roll; how long by its result",
+    },
+    {
+        "key": "extras",
+        "ru": "Персонаж ведущего — статист, пока ведущий не отметит его дикой картой",
+        "en": "A GM character is an extra unless the GM marks it a wild card",
+    },
 )
 
 
@@ -192,6 +203,21 @@ class SavageWorlds(Ruleset):
             "edge_rules": [c.as_dict() for c in EDGE_RULES],
             "hindrance_rules": [c.as_dict() for c in HINDRANCE_RULES],
             "ranges": RANGE_PENALTY,
+            "injury_table": {
+                "dice": "2d6",
+                "locations": [c.as_dict() for c in inj.LOCATIONS],
+                "results": [
+                    {
+                        "key": i.key,
+                        "ru": i.ru,
+                        "en": i.en,
+                        "effect_ru": i.effect_ru,
+                        "effect_en": i.effect_en,
+                    }
+                    for i in inj.INJURIES.values()
+                ],
+                "durations": [c.as_dict() for c in inj.DURATIONS],
+            },
             "cards": [{"code": c, **dk.card_label(c)} for c in dk.full_deck()],
             "sheet": SHEET.describe(),
             "table": TABLE.describe(),
@@ -211,6 +237,26 @@ class SavageWorlds(Ruleset):
     def default_state(self) -> dict[str, Any]:
         return self.validate_state(SHEET.default_value())
 
+    def default_npc(self) -> dict[str, Any]:
+        """A GM character starts as an extra (статист, L7): no wild die, no bennies of its own;
+        the referee marks the villains and named allies wild cards."""
+        state = SHEET.default_value()
+        state.update(role="npc", wild_card=False)
+        return self.validate_state(state)
+
+    def validate_pc(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Clean a player's character sheet: always the player's (and so a wild card, L7)."""
+        if isinstance(state, dict):
+            state = {**state, "role": "pc"}
+        return self.validate_state(state)
+
+    def validate_npc(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Clean a GM character's sheet: the record's kind decides the role, so a sheet copied
+        from a player character's template still counts as the GM's (L93, L95)."""
+        if isinstance(state, dict):
+            state = {**state, "role": "npc"}
+        return self.validate_state(state)
+
     def default_table(self) -> dict[str, Any]:
         table = TABLE.default_value()
         table["deck"] = dk.new_deck()
@@ -225,6 +271,10 @@ class SavageWorlds(Ruleset):
                 "Персонаж игрока всегда дикая карта (L7).",
                 "A player character is always a wild card (L7).",
             )
+        if not clean["wild_card"]:
+            # An extra keeps no bennies (L93: the GM's pool pays for it); a wild card demoted
+            # to an extra loses the ones it held.
+            clean["bennies"] = 0
         seen: set[str] = set()
         for i, skill in enumerate(clean["skills"]):
             for name in {skill["name"].casefold(), skill["key"].casefold()} - {""}:
@@ -1212,9 +1262,96 @@ class SavageWorlds(Ruleset):
             "active": ("Лишь оглушён: в шоке, но в строю.", "Only stunned: Shaken."),
         }
         ru, en = names[result["status"]]
+        injury = None
+        if result["injury"]:
+            # [published edition] The Injury Table, rolled here on the server once the Vigor
+            # roll is kept; bennies do not change a table result (L87).
+            st, injury = self._injure(
+                st, self._need_dice(dice), flow["params"]["location"], result["injury"]
+            )
+            flow["state"] = st
+            ru += f" Травма: {injury['label']['ru']} ({injury['change']['ru']}), " + (
+                injury["duration_label"]["ru"].lower() + "."
+            )
+            en += f" Injury: {injury['label']['en']} ({injury['change']['en']}), " + (
+                injury["duration_label"]["en"].lower() + "."
+            )
         out = self._trait_final(flow, best, extra_text=(" " + ru, " " + en))
         out.flags.update(status=result["status"], injury=result["injury"])
+        if injury is not None:
+            out.flags["injury_result"] = injury["key"]
+            out.details["injury"] = injury
         return out
+
+    @staticmethod
+    def _injure(
+        state: dict[str, Any], dice: Dice, location: str, duration: str
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        rolled = inj.roll_injury(dice, location=location)
+        return inj.apply_injury(state, rolled, duration)
+
+    def _do_injury_roll(self, call: _Call) -> Outcome:
+        """[published edition] Таблица травм on its own: when the referee calls for it (a
+        setting's rule, an injury the incapacitation roll was not made for). Wild cards only:
+        an incapacitated extra is simply out of the fight."""
+        st, p = call.state, call.params
+        if not st["wild_card"]:
+            raise _err(
+                "wild_card",
+                "По таблице травм бросают только дикие карты [изд.].",
+                "Only wild cards roll on the Injury Table [published].",
+            )
+        state, injury = self._injure(st, self._need_dice(call.dice), p["location"], p["duration"])
+        faces = list(injury["faces"]) + ([injury["sub_face"]] if injury["sub_face"] else [])
+        return Outcome(
+            move="injury_roll",
+            total=injury["total"],
+            band=injury["key"],
+            faces=faces,
+            state=state,
+            text=_text(
+                f"Травма: {injury['label']['ru']} ({injury['change']['ru']}), "
+                f"{injury['duration_label']['ru'].lower()}.",
+                f"Injury: {injury['label']['en']} ({injury['change']['en']}), "
+                f"{injury['duration_label']['en'].lower()}.",
+            ),
+            flags={"injury": p["duration"], "injury_result": injury["key"]},
+            details={"injury": injury},
+        )
+
+    def _do_heal_injury(self, call: _Call) -> Outcome:
+        """[published edition] An injury goes away: a temporary one when its time is up (the
+        wounds healed, 24 hours passed, the fight ended); a permanent one only by magic or
+        surgery the referee allows. Undoes the lowered die and the hindrance it gave."""
+        st, p = call.state, call.params
+        injuries = st["injuries"]
+        if p["number"] is None:
+            chosen = [i for i, r in enumerate(injuries) if r["duration"] in inj.TEMPORARY]
+            if not chosen:
+                raise _err("number", "Временных травм нет.", "No temporary injuries.")
+        else:
+            index = p["number"] - 1
+            if index >= len(injuries):
+                raise _err("number", "Нет такой травмы.", "No such injury.")
+            if injuries[index]["duration"] == "permanent" and not p["permanent"]:
+                raise _err(
+                    "permanent",
+                    "Эта травма навсегда: снять её можно лишь магией или хирургией.",
+                    "This injury is permanent: only magic or surgery removes it.",
+                )
+            chosen = [index]
+        healed = [injuries[i]["key"] for i in chosen]
+        for i in sorted(chosen, reverse=True):
+            st = inj.heal_injury(st, i)
+        names_ru = ", ".join(inj.INJURIES[k].ru for k in healed)
+        names_en = ", ".join(inj.INJURIES[k].en for k in healed)
+        return Outcome(
+            move="heal_injury",
+            state=st,
+            text=_text(f"Травма прошла: {names_ru}.", f"Injury healed: {names_en}."),
+            flags={"healed": len(healed)},
+            details={"healed": healed},
+        )
 
     def _do_bleeding_out(self, call: _Call) -> Outcome:
         """[published edition] Vigor at the start of each round while bleeding out."""
@@ -1276,8 +1413,14 @@ class SavageWorlds(Ruleset):
         )
 
     def _do_award_benny(self, call: _Call) -> Outcome:
-        """L79: the GM may hand out extra bennies for great play."""
+        """L79: the GM may hand out extra bennies for great play; an extra keeps none (L93)."""
         st = call.state
+        if not st["wild_card"]:
+            raise _err(
+                "wild_card",
+                "У статистов нет своих фишек: за них платят из пула ведущего (L93).",
+                "Extras hold no bennies: the GM's pool pays for them (L93).",
+            )
         st["bennies"] = min(99, st["bennies"] + call.params["amount"])
         return Outcome(
             move="award_benny",

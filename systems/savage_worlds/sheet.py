@@ -25,6 +25,7 @@ from systems.core.schema import (
 )
 from systems.savage_worlds.combat import MAX_FATIGUE, MAX_WOUNDS, check_damage
 from systems.savage_worlds.deck import ALL_CARDS
+from systems.savage_worlds.injuries import DURATIONS, INJURY_CHOICES, MAX_INJURIES
 from systems.savage_worlds.traits import DIE_SIDES, MAX_DIE_BONUS, parse_die
 
 
@@ -174,6 +175,35 @@ HINDRANCE = ObjectField(
         "rule": ChoiceField(ru="Правило", en="Rule", default="", choices=HINDRANCE_RULES),
         "note": StrField(ru="Описание", en="Text", max_length=1000),
         **_modifier_fields(),
+        "injury": BoolField(
+            ru="От травмы",
+            en="From an injury",
+            help_ru="Снимается вместе с травмой.",
+            help_en="Removed when the injury heals.",
+        ),
+    },
+)
+# [published edition] Таблица травм (injuries.py): what the injury did, so healing undoes it.
+INJURY = ObjectField(
+    ru="Травма",
+    en="Injury",
+    fields={
+        "key": ChoiceField(
+            ru="Травма", en="Injury", default="unmentionables", choices=INJURY_CHOICES
+        ),
+        "duration": ChoiceField(ru="Срок", en="Lasts", default="permanent", choices=DURATIONS),
+        "attribute": ChoiceField(
+            ru="Ослабленная характеристика",
+            en="Lowered attribute",
+            default="",
+            choices=(Choice("", "—", "—"), *ATTRIBUTES),
+        ),
+        "reduced": BoolField(ru="Кубик понижен", en="Die lowered"),
+        "hindrance": StrField(ru="Полученный изъян", en="Hindrance gained", max_length=80),
+        "roll": ListField(
+            ru="Бросок (2d6, d6)", en="Roll (2d6, d6)", item=IntField(min=1, max=6), max_items=3
+        ),
+        "note": StrField(ru="Заметка", en="Note", max_length=400),
     },
 )
 SKILL = ObjectField(
@@ -207,13 +237,26 @@ SHEET = ObjectField(
     en="Character sheet",
     fields={
         "name": StrField(ru="Имя", en="Name", max_length=120),
-        "role": ChoiceField(ru="Чей персонаж", en="Whose character", default="pc", choices=ROLES),
+        "role": ChoiceField(
+            ru="Чей персонаж",
+            en="Whose character",
+            default="pc",
+            choices=ROLES,
+            help_ru="Определяется листом: персонаж игрока или персонаж ведущего.",
+            help_en="Set by the sheet: a player's character or the GM's.",
+        ),
         "wild_card": BoolField(
             ru="Дикая карта",
             en="Wild card",
             default=True,
-            help_ru="Персонажи игроков всегда дикие карты (L7); остальных определяет ведущий.",
-            help_en="Player characters are always wild cards (L7); the GM decides for others.",
+            help_ru=(
+                "Персонажи игроков всегда дикие карты (L7). Персонаж ведущего по умолчанию "
+                "статист: без дикого кубика и своих фишек, выбывает с первым ранением."
+            ),
+            help_en=(
+                "Player characters are always wild cards (L7). A GM character is an extra "
+                "unless marked: no wild die, no bennies of its own, out at its first wound."
+            ),
         ),
         "attributes": ObjectField(
             ru="Характеристики",
@@ -227,10 +270,20 @@ SHEET = ObjectField(
         "fatigue": IntField(ru="Усталость", en="Fatigue", default=0, min=0, max=MAX_FATIGUE),
         "shaken": BoolField(ru="Шок", en="Shaken"),
         "status": ChoiceField(ru="Состояние", en="Status", default="active", choices=STATUSES),
-        "bennies": IntField(ru="Фишки", en="Bennies", default=0, min=0, max=99),
+        "bennies": IntField(
+            ru="Фишки",
+            en="Bennies",
+            default=0,
+            min=0,
+            max=99,
+            show_if={"wild_card": True},  # extras have none (L93: the GM's pool pays for them)
+        ),
         "edges": ListField(ru="Черты", en="Edges", item=EDGE, max_items=40),
         "hindrances": ListField(ru="Изъяны", en="Hindrances", item=HINDRANCE, max_items=20),
         "weapons": ListField(ru="Оружие", en="Weapons", item=WEAPON, max_items=20),
+        "injuries": ListField(
+            ru="Травмы [изд.]", en="Injuries [published]", item=INJURY, max_items=MAX_INJURIES
+        ),
         "notes": StrField(ru="Заметки", en="Notes", max_length=4000),
     },
 )

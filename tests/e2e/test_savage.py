@@ -137,3 +137,49 @@ def test_a_round_of_cards_and_a_benny_reroll_in_two_browsers(new_page):
     assert order_of(gm) == order_of(pc)
     gm.click("#tablestate [data-action=end_combat]")
     expect(pc.locator("#tablestate .deck-order")).to_have_count(0)
+
+
+def test_a_gm_character_is_an_extra_until_marked_a_wild_card(new_page):
+    """The referee's new NPC sheet: an extra, so its bennies field is hidden; ticking «Дикая
+    карта» shows it, and the saved sheet is a wild card of the GM's, which then rolls on the
+    Injury Table and the table log shows the roll."""
+    gm = new_page()
+    login(gm, "referee")
+    campaign_id = open_table(gm)
+    name = f"Злодей {uuid.uuid4().hex[:4]}"
+    response = gm.request.post(
+        f"/api/campaigns/{campaign_id}/characters/",
+        data={"name": name, "kind": "npc"},
+        headers={"X-CSRFToken": csrf(gm), "Referer": gm.url},
+    )
+    assert response.status == 201, response.text()
+    npc = response.json()
+    assert npc["state"]["wild_card"] is False and npc["state"]["role"] == "npc"
+    gm.goto(f"/characters/{npc['id']}/")
+    expect(gm.locator("#sheet-groups .sheet-group").first).to_be_visible()
+    bennies = gm.locator('#sheet-groups .field[data-path="bennies"]')
+    wild = gm.locator('#sheet-groups input[data-path="wild_card"]')
+    expect(wild).not_to_be_checked()
+    expect(bennies).to_be_hidden()
+    wild.check()
+    expect(bennies).to_be_visible()
+    expect(gm.locator("#save-bar")).to_have_attribute("data-dirty", "1")
+    with gm.expect_response(lambda r: r.request.method == "PUT") as saving:
+        gm.click("#save-btn")
+    assert saving.value.status == 200
+    saved = gm.request.get(f"/api/characters/{npc['id']}/").json()
+    assert saved["state"]["wild_card"] is True and saved["state"]["role"] == "npc"
+
+    # a wild card rolls on the Injury Table: the server rolls, the table log shows the dice
+    open_table(gm)
+    response = gm.request.post(
+        f"/api/characters/{npc['id']}/moves/injury_roll/",
+        data={"params": {"duration": "until_healed"}},
+        headers={"X-CSRFToken": csrf(gm), "Referer": gm.url},
+    )
+    assert response.status == 201, response.text()
+    entry = gm.locator("#log-list .entry[data-action=injury]").last
+    expect(entry).to_contain_text(name)
+    expect(entry).to_contain_text("таблица травм")
+    faces = entry.locator(".ts-faces .die")
+    expect(faces).to_have_count(len(response.json()["outcome"]["faces"]))

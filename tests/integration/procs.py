@@ -76,3 +76,24 @@ def poll(fn, *, timeout: float = 30, interval: float = 0.3):
         time.sleep(interval)
         value = fn()
     return value
+
+
+def celery_worker(env: dict[str, str], log: Path, name: str):
+    """A Celery worker as Procfile's ``worker`` runs it (solo pool: one task at a time)."""
+    import uuid
+
+    args = [
+        str(BIN / "celery"),
+        "-A",
+        "vtt",
+        "worker",
+        "-l",
+        "info",
+        "--pool",
+        "solo",
+        "-n",
+        f"{name}-{uuid.uuid4().hex[:6]}@%h",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    return process(args, env, log)

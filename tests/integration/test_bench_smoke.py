@@ -1,5 +1,6 @@
 """The load benchmark's quick mode runs end to end on the real services (`make bench
-BENCH_ARGS=--quick`): 5 tables × 3 clients × 10 s, then the bare-broadcast baseline."""
+BENCH_ARGS=--quick`): 5 tables × 3 clients × 10 s, then the bare-broadcast baseline; and the
+same with the mixed load (rolls, sheet moves, token moves, running dungeon clocks)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,43 @@ def test_quick_bench_delivers_every_roll_to_every_client():
         throughput = next(line for line in lines if line.startswith(phase) and "rolls=" in line)
         # 5 tables × 10 s at 1/s, each roll delivered to its 3 clients
         assert "rolls=50 " in throughput and "deliveries=150 " in throughput, report
+
+
+@pytest.mark.timeout(900)
+def test_quick_mixed_bench_delivers_every_kind_and_every_turn_end():
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench",
+            "--quick",
+            "--mix",
+            "roll=1,move=1,token=1",
+            "--clocks",
+            "--map-tokens",
+            "50",
+        ],
+        cwd=ROOT,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=850,
+    )
+    report = f"stdout:\n{result.stdout[-5000:]}\nstderr:\n{result.stderr[-3000:]}"
+    assert result.returncode == 0, report
+    lines = result.stdout.strip().splitlines()
+    assert LAST_LINE.match(lines[-1]), report
+    queries = next(line for line in lines if line.startswith("queries "))
+    assert re.fullmatch(r"queries  roll=\d+ move=\d+ move_miss=\d+ token=\d+", queries), report
+    for phase in ("vtt", "baseline"):
+        errors = [line for line in lines if line.startswith(phase) and " errors=" in line]
+        assert len(errors) == 1 and f"{phase:<9}errors=0 " in errors[0], report
+        # 10 requests a table in turn: roll, move, token, roll, ... → 4 rolls, 3 and 3
+        for kind, sent in (("roll", 20), ("move", 15), ("token", 15)):
+            line = next(x for x in lines if x.startswith(phase) and f"kind={kind} " in x)
+            assert f"sent={sent} ok={sent} 429s=0 delivered={sent * 3}/{sent * 3} " in line, report
+    clock = next(line for line in lines if line.startswith("vtt") and " clock " in line)
+    due = int(re.search(r"turns_due=(\d+)", clock)[1])
+    assert due >= 5 and "tables=5 " in clock and " missing=0 twice=0 " in clock, report
+    assert f"delivered={due * 3}/{due * 3} " in clock, report
+    assert re.search(r"peak_rss_mb server=\d+ celery=\d+", result.stdout), report

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -18,11 +21,31 @@ from vtt.campaigns.models import Role
 from vtt.characters import services
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
 from vtt.characters.visibility import can_see_full, public_state
+from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, authorize_character
 
 MOVE_BUCKET = TokenBucket("move", burst=10, per_second=2)
+
+
+def outcome_for(outcome, membership, target: Character | None = None) -> dict:
+    """The outcome as the caller may see it. The referee gets everything; anyone else never
+    gets the stored step of a waiting choice (its parameters carry whole sheets) nor the
+    sheet of a target they may not see in full (an NPC's hit points)."""
+    data = outcome.as_dict()
+    if membership.role == Role.REFEREE:
+        return data
+    details = dict(data.get("details") or {})
+    details.pop("pending", None)
+    if target is None or not can_see_full(target, user_id=membership.user_id, role=membership.role):
+        details.pop("target", None)
+        for entry in details.get("targets") or []:
+            if isinstance(entry, dict):
+                entry.pop("state", None)
+                entry.pop("report", None)
+    data["details"] = details
+    return data
 
 
 def character_data(character: Character, membership) -> dict:
@@ -162,7 +185,7 @@ class CharacterDetail(APIView):
 
 
 class CharacterHistory(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=OBJECT_LIST)
     def get(self, request: Request, cid: int) -> Response:
         """Every saved version: who, when, why, which fields from what to what."""
         character, membership = authorize_character(request.user, cid)
@@ -228,9 +251,10 @@ class CharacterMove(APIView):
             target_id=target_id,
         )
         character.refresh_from_db()
+        target = Character.objects.filter(pk=target_id).first() if target_id else None
         return Response(
             {
-                "outcome": outcome.as_dict(),
+                "outcome": outcome_for(outcome, membership, target),
                 "pending_id": follow.pk if follow else None,
                 "character": character_data(character, membership),
             },
@@ -256,17 +280,37 @@ class CharacterMoveOdds(APIView):
         return Response(services.move_odds(character, move, params))
 
 
+def _pending_for(character: Character):
+    """Choices waiting on this sheet's moves, and reactions waiting for this sheet (a move
+    that targeted it opened a counterattack for its player)."""
+    return PendingMove.objects.select_related("character", "target").filter(
+        Q(character=character) | Q(target=character, chooser=services.TARGET_CHOOSER),
+        resolved_at__isnull=True,
+    )
+
+
 class PendingList(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=OBJECT_LIST)
     def get(self, request: Request, cid: int) -> Response:
-        character, _membership = authorize_character(request.user, cid)
-        rows = PendingMove.objects.filter(character=character, resolved_at__isnull=True)
+        """What this sheet waits for: its moves' choices and the reactions its player may
+        make (`reaction: true`); `mine` says whether the caller answers it."""
+        character, membership = authorize_character(request.user, cid)
+        rows = [
+            p
+            for p in _pending_for(character)
+            if p.character_id == character.pk
+            or not p.character.hidden
+            or membership.role == Role.REFEREE
+        ]
         return Response(
             [
                 {
                     "id": p.pk,
                     "move": p.move,
+                    "character_id": p.character_id,
                     "chooser": p.chooser,
+                    "reaction": p.chooser == services.TARGET_CHOOSER,
+                    "mine": services.may_choose(p, user_id=request.user.pk, role=membership.role),
                     "options": p.outcome.get("options", []),
                     "pick": p.outcome.get("pick", 0),
                     "text": p.outcome.get("text"),
@@ -282,8 +326,12 @@ class PendingChoose(APIView):
         """Make the choice a move is waiting for (the player or the referee, as it says)."""
         character, membership = authorize_character(request.user, cid)
         if membership.role == Role.OBSERVER:
-            raise Invalid("Observers make no choices.", code="observer")
-        pending = PendingMove.objects.filter(character=character, pk=pending_id).first()
+            raise PermissionDenied(_("Observers make no choices."))
+        # answered from the mover's sheet, or (a reaction) from the target's own sheet
+        pending = PendingMove.objects.filter(
+            Q(character=character) | Q(target=character, chooser=services.TARGET_CHOOSER),
+            pk=pending_id,
+        ).first()
         if pending is None:
             raise Http404
         data = _valid(ChoiceRequest, request)
@@ -291,9 +339,10 @@ class PendingChoose(APIView):
             pending=pending, actor=request.user, role=membership.role, choices=data["choices"]
         )
         character.refresh_from_db()
+        target = Character.objects.filter(pk=pending.target_id).first()
         return Response(
             {
-                "outcome": outcome.as_dict(),
+                "outcome": outcome_for(outcome, membership, target),
                 "pending_id": follow.pk if follow else None,
                 "character": character_data(character, membership),
             }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -36,6 +37,8 @@ def _validate(character_or_ruleset: Character | str, kind: str, state: dict) -> 
     validate = ruleset.validate_state
     if kind == Kind.NPC and hasattr(ruleset, "validate_npc"):
         validate = ruleset.validate_npc
+    elif kind == Kind.PC and hasattr(ruleset, "validate_pc"):
+        validate = ruleset.validate_pc
     if not isinstance(state, dict):
         raise Invalid(_("A sheet is a JSON object."), fields={"state": [_("Expected an object.")]})
     try:
@@ -49,6 +52,30 @@ def _default(ruleset_key: str, kind: str) -> dict:
     if kind == Kind.NPC and hasattr(ruleset, "default_npc"):
         return ruleset.default_npc()
     return ruleset.default_state()
+
+
+def _table(ruleset_key: str) -> Any:
+    """The table-state services for a ruleset that keeps a table-wide pool of bennies
+    (Savage Worlds), else ``None``. Imported late: that module imports this one."""
+    if ruleset_key != "savage_worlds":
+        return None
+    from vtt.tablestate import services as table_services
+
+    return table_services
+
+
+def _rules_state(character: Character) -> dict:
+    """The sheet as the rules should read it: through the ruleset's NPC (or PC) validation
+    where it has one (for Savage Worlds that makes the record's kind the sheet's role)."""
+    state = copy.deepcopy(character.state)
+    ruleset = get_ruleset(character.ruleset)
+    hook = "validate_npc" if character.kind == Kind.NPC else "validate_pc"
+    if hasattr(ruleset, hook):
+        try:
+            state = getattr(ruleset, hook)(state)
+        except RulesError as exc:
+            raise invalid_from_rules(exc, code="invalid_sheet") from exc
+    return state
 
 
 def diff(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
@@ -256,6 +283,30 @@ def character_import(*, campaign: Campaign, actor: User, role: str, data: Any) -
 
 # --- moves at the table ------------------------------------------------------------------
 
+# A reaction or choice that belongs to the move's target (a counterattack, L839) is answered
+# by the target's player, or the referee; ``PendingMove.chooser`` is then "target".
+TARGET_CHOOSER = "target"
+# Outcome hooks: (ruleset, move) → callables run after a move or choice is applied, in the same
+# transaction (e.g. the travel day keeps the campaign's travel state in step with role checks).
+OutcomeHook = Callable[..., None]
+_OUTCOME_HOOKS: dict[tuple[str, str], list[OutcomeHook]] = {}
+# Moves that read campaign state the client must not supply, made only through their own
+# service (``routed=True``), never from the sheet's generic move endpoint.
+_ROUTED_MOVES: set[tuple[str, str]] = set()
+
+
+def register_outcome_hook(
+    ruleset: str, move: str, hook: OutcomeHook, *, routed: bool = False
+) -> None:
+    """Run ``hook(character=, outcome=, actor=, resolved=)`` after every outcome of ``move``
+    (``resolved`` is the PendingMove just answered, or None). ``routed``: the move may only be
+    made by a service that passes ``routed=True`` to ``move_make``."""
+    hooks = _OUTCOME_HOOKS.setdefault((ruleset, move), [])
+    if hook not in hooks:
+        hooks.append(hook)
+    if routed:
+        _ROUTED_MOVES.add((ruleset, move))
+
 
 def _move_spec(ruleset_key: str, move: str) -> dict[str, Any]:
     described = get_ruleset(ruleset_key).describe()
@@ -300,6 +351,24 @@ def _lock_target(campaign: Campaign, target_id: int | None) -> Character | None:
     return target
 
 
+def _is_reaction(outcome: Outcome) -> bool:
+    """Does the waiting choice belong to someone other than the mover (a counterattack)?"""
+    step = outcome.details.get("pending") or {}
+    return bool(outcome.flags.get("reaction_by")) and step.get("kind") not in (None, "expertise")
+
+
+def _chooser(outcome: Outcome, target: Character | None) -> str:
+    """Who answers the choice: the rules say player or referee; a reaction of a target that is
+    a player's character goes to that player (or the referee), any other reaction to the
+    referee."""
+    chooser = outcome.chooser or "player"
+    if chooser == "referee" or not _is_reaction(outcome):
+        return chooser
+    if target is not None and target.kind == Kind.PC and target.owner_id is not None:
+        return TARGET_CHOOSER
+    return "referee"
+
+
 def _apply_outcome(
     *,
     character: Character,
@@ -308,6 +377,8 @@ def _apply_outcome(
     outcome: Outcome,
     spec: dict,
     pending: PendingMove | None,
+    context: dict[str, Any] | None = None,
+    hidden: bool = False,
 ) -> PendingMove | None:
     reason = f"move:{spec['key']}"
     if outcome.state and outcome.state != character.state:
@@ -321,24 +392,33 @@ def _apply_outcome(
         pending.resolved_at = timezone.now()
         pending.save(update_fields=["resolved_at"])
     follow = None
+    chooser = _chooser(outcome, target) if outcome.pending else None
     if outcome.pending:
         follow = PendingMove.objects.create(
             character=character,
             move=spec["key"],
             outcome=outcome.as_dict(),
-            chooser=outcome.chooser or "player",
+            chooser=chooser,
             actor=actor,
             target=target,
         )
+    public = _public_outcome(outcome)
     payload = {
         "character_id": character.pk,
         "character_name": character.name,
         "move_name": _names(spec),
         "pending_id": follow.pk if follow else None,
         "resolves": pending.pk if pending else None,
-        "outcome": _public_outcome(outcome),
+        "outcome": public,
     }
-    visibility = V.BLIND if character.hidden or (target and target.hidden) else V.EVERYONE
+    if chooser == TARGET_CHOOSER:
+        public["chooser"] = TARGET_CHOOSER
+        payload["chooser_id"] = target.owner_id
+        payload["chooser_character_id"] = target.pk
+    if context:
+        payload["context"] = context
+    hidden = hidden or character.hidden or bool(target and target.hidden)
+    visibility = V.BLIND if hidden else V.EVERYONE
     publish(
         campaign=character.campaign_id,
         kind="move",
@@ -346,6 +426,10 @@ def _apply_outcome(
         actor=actor,
         visibility=visibility,
     )
+    table = _table(character.ruleset)
+    injury = outcome.details.get("injury")
+    if table is not None and isinstance(injury, dict):
+        table.injury_rolled(actor=actor, character=character, injury=injury)
     if outcome.details:
         publish(
             campaign=character.campaign_id,
@@ -358,6 +442,8 @@ def _apply_outcome(
             actor=actor,
             visibility=V.BLIND,
         )
+    for hook in _OUTCOME_HOOKS.get((character.ruleset, spec["key"]), []):
+        hook(character=character, outcome=outcome, actor=actor, resolved=pending)
     return follow
 
 
@@ -370,16 +456,35 @@ def move_make(
     params: dict[str, Any] | None = None,
     target_id: int | None = None,
     dice: Dice | None = None,
+    context: dict[str, Any] | None = None,
+    hidden: bool = False,
+    routed: bool = False,
 ) -> tuple[Outcome, PendingMove | None]:
-    character = (
-        Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
-    )
+    """Make a move from a sheet. ``context`` is published with the move (e.g. what the map
+    found for an attack); ``hidden`` makes its events the referee's only; ``routed`` is how a
+    service makes a move that reads campaign state (see ``register_outcome_hook``)."""
     spec = _move_spec(character.ruleset, move)
-    if spec.get("subject") == "npc" and character.kind != Kind.NPC:
-        raise Invalid(_("This move is made on an NPC sheet."), code="npc_move")
+    if (character.ruleset, move) in _ROUTED_MOVES and not routed:
+        raise Invalid(
+            _("This move is made from its own panel at the table, not from the sheet."),
+            code="routed_move",
+        )
     params = dict(params or {})
     if set(params) & {"move", "state", "dice", "settings", "choices"}:
         raise Invalid(_("Reserved parameter name."), code="bad_params")
+    campaign = Campaign.objects.get(pk=character.campaign_id)
+    table = _table(campaign.ruleset)
+    # The table row (a benny pool) is locked before the sheet, as every benny path does.
+    ts = (
+        table.before_move(campaign=campaign, actor=actor, move=move, params=params, spec=spec)
+        if table is not None
+        else None
+    )
+    character = (
+        Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    )
+    if spec.get("subject") == "npc" and character.kind != Kind.NPC:
+        raise Invalid(_("This move is made on an NPC sheet."), code="npc_move")
     target = _lock_target(character.campaign, target_id)
     if target is not None:
         params["target"] = copy.deepcopy(target.state)
@@ -387,39 +492,96 @@ def move_make(
     try:
         outcome = ruleset.resolve(
             move,
-            copy.deepcopy(character.state),
+            _rules_state(character),
             dice=dice or RandomDice(),
             settings=character.campaign.rules or None,
             **params,
         )
     except RulesError as exc:
         raise invalid_from_rules(exc, code="move_refused") from exc
+    if table is not None:
+        table.after_move(
+            campaign=campaign, actor=actor, character=character, move=move, outcome=outcome, ts=ts
+        )
     follow = _apply_outcome(
-        character=character, target=target, actor=actor, outcome=outcome, spec=spec, pending=None
+        character=character,
+        target=target,
+        actor=actor,
+        outcome=outcome,
+        spec=spec,
+        pending=None,
+        context=context,
+        hidden=hidden,
     )
     return outcome, follow
+
+
+def may_choose(pending: PendingMove, *, user_id: int, role: str) -> bool:
+    """The referee answers every choice; a player their own character's, and a reaction of
+    their character that a move targeted (``chooser == "target"``)."""
+    if role == Role.REFEREE:
+        return True
+    if pending.chooser == "referee" or role != Role.PLAYER:
+        return False
+    if pending.chooser == TARGET_CHOOSER:
+        target = pending.target
+        return target is not None and target.owner_id == user_id
+    return pending.character.owner_id == user_id
 
 
 @transaction.atomic
 def move_choose(
     *, pending: PendingMove, actor: User, role: str, choices: list[str], dice: Dice | None = None
 ) -> tuple[Outcome, PendingMove | None]:
+    campaign = Campaign.objects.get(characters__pk=pending.character_id)
+    table = _table(campaign.ruleset)
+    ts = None
+    if table is not None:
+        # A choice that spends a benny locks the table row before the sheet (every benny path
+        # takes the locks in this order), so two spends from the pool queue on it.
+        unlocked = PendingMove.objects.get(pk=pending.pk)
+        if table.choice_spend(choices, unlocked.outcome) is not None:
+            ts = table.lock_for_spend(campaign)
     pending = PendingMove.objects.select_for_update().select_related("character").get(pk=pending.pk)
     if pending.resolved_at is not None:
         raise Conflict(_("This choice was already made."), code="already_chosen")
     character = Character.objects.select_for_update().get(pk=pending.character_id)
+    if pending.chooser == TARGET_CHOOSER and role != Role.REFEREE:
+        target = Character.objects.filter(pk=pending.target_id).first()
+        if target is None or target.owner_id != actor.pk:
+            raise Conflict(
+                _("Only the player of %(name)s (or the referee) answers this reaction.")
+                % {"name": target.name if target else "?"},
+                code="reaction_owner",
+                status=403,
+            )
     if pending.chooser == "referee" and role != Role.REFEREE:
         raise Conflict(_("The referee makes this choice."), code="referee_chooses")
-    if pending.chooser != "referee" and role != Role.REFEREE and character.owner_id != actor.pk:
+    if (
+        pending.chooser not in ("referee", TARGET_CHOOSER)
+        and role != Role.REFEREE
+        and character.owner_id != actor.pk
+    ):
         raise Conflict(_("The character's player makes this choice."), code="player_chooses")
     if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
         raise Invalid(_("Choices are a list of option keys."), code="bad_choices")
     target = Character.objects.select_for_update().filter(pk=pending.target_id).first()
     spec = _move_spec(character.ruleset, pending.move)
     ruleset = get_ruleset(character.ruleset)
+    waiting = pending.outcome
+    if table is not None:
+        waiting = table.before_choice(
+            campaign=campaign,
+            actor=actor,
+            role=role,
+            character=character,
+            pending=pending,
+            choices=choices,
+            ts=ts,
+        )
     try:
         outcome = ruleset.apply_choice(
-            outcome_from_dict(pending.outcome), choices, dice=dice or RandomDice()
+            outcome_from_dict(waiting), choices, dice=dice or RandomDice()
         )
     except RulesError as exc:
         raise invalid_from_rules(exc, code="choice_refused") from exc

@@ -15,3 +15,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status)
     return drf_exception_handler(exc, context)
+
+
+# The 200 answer of list endpoints that build their items by hand: a JSON array of objects.
+OBJECT_LIST = {200: {"type": "array", "items": {"type": "object", "additionalProperties": {}}}}

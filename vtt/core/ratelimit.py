@@ -13,10 +13,12 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import gettext as _
 
 from vtt.core.errors import ServiceError
+from vtt.core.outage import is_unavailable, warn
 
 _LUA = """
 local now = tonumber(ARGV[1])
@@ -66,9 +68,16 @@ class TokenBucket:
         client = _redis_client()
         now = time.time()
         if client is not None:
-            script = client.register_script(_LUA)
-            ok, wait = script(keys=[cache.make_key(key)], args=[now, self.interval, self.burst])
-            return bool(int(ok)), float(wait)
+            try:
+                script = client.register_script(_LUA)
+                ok, wait = script(keys=[cache.make_key(key)], args=[now, self.interval, self.burst])
+                return bool(int(ok)), float(wait)
+            except Exception as exc:
+                # Redis restarting: limit per process meanwhile rather than refuse every
+                # roll (the table must keep working through a short outage).
+                if not is_unavailable(exc):
+                    raise
+                warn("rate limit", exc)
         with _local_lock:
             tat = max(_local.get(key, now), now)
             allow_at = tat - self.interval * (self.burst - 1)
@@ -79,11 +88,14 @@ class TokenBucket:
 
 
 def _redis_client():
-    backend = getattr(cache, "_cache", None)
-    get_client = getattr(backend, "get_client", None)
-    if get_client is None or type(cache).__name__ != "RedisCache":
+    """The default cache's Redis client, or None when the cache is not Redis (embedded).
+
+    ``django.core.cache.cache`` is a proxy whose type is never ``RedisCache``: look at the
+    backend itself, or every web process would keep its own buckets."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
         return None
-    return get_client(write=True)
+    return backend._cache.get_client(write=True)
 
 
 def reset_local_buckets() -> None:

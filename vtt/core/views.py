@@ -8,7 +8,9 @@ import time
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views import defaults
 
 from vtt.core.worker import live_workers
 
@@ -62,3 +64,40 @@ async def healthz(request: HttpRequest) -> JsonResponse:
         {"status": "ok" if healthy else "unavailable", "checks": checks},
         status=200 if healthy else 503,
     )
+
+
+# --- error pages: JSON under /api/, HTML elsewhere -------------------------------------------
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _api_error(status: int, code: str, detail: str) -> JsonResponse:
+    return JsonResponse({"detail": detail, "code": code}, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's own refusals (an oversized body, a bad Host) reach API clients as JSON too."""
+    if _is_api(request):
+        return _api_error(400, "bad_request", _("The request could not be read."))
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _api_error(403, "forbidden", _("You may not do that."))
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A path no API route matches (``/api/campaigns/-1/``) is a JSON 404, not an HTML page."""
+    if _is_api(request):
+        return _api_error(404, "not_found", _("Not found."))
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return _api_error(500, "server_error", _("Server error. It has been logged."))
+    return defaults.server_error(request)

@@ -8,7 +8,6 @@ import threading
 from datetime import timedelta
 
 from celery import bootsteps
-from celery.signals import worker_ready
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
@@ -72,6 +71,25 @@ class HeartbeatStep(bootsteps.StartStopStep):
 app.steps["consumer"].add(HeartbeatStep)
 
 
+class ClockRecoveryStep(bootsteps.StartStopStep):
+    """Consumer bootstep: each time the worker (re)connects to the broker, end the turns that
+    came due while it was away and re-enqueue the running ones (vtt/table/clock.py, rearm).
+
+    Runs on every consumer start, not only at worker start-up: after a Redis restart the
+    consumer restarts, and the queued ETA tasks may be gone with Redis's memory."""
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
+
+    def start(self, c) -> None:
+        try:
+            c.app.send_task("vtt.table.sweep_clocks", kwargs={"rearm": True})
+        except Exception:  # the broker went away again; the next start retries
+            log.warning("could not enqueue the clock sweep", exc_info=True)
+
+
+app.steps["consumer"].add(ClockRecoveryStep)
+
+
 def start_embedded_worker() -> None:
     """Run a solo-pool worker in a daemon thread of this process (embedded mode only).
 
@@ -114,9 +132,3 @@ def _sweep_forever(interval: float = 15.0) -> None:
         finally:
             connection.close()
         time.sleep(interval)
-
-
-@worker_ready.connect
-def _sweep_on_start(sender=None, **kwargs) -> None:
-    """A worker that starts after downtime ends the turns that came due meanwhile."""
-    app.send_task("vtt.table.sweep_clocks")

@@ -18,11 +18,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from vtt.characters.api import outcome_for
+from vtt.characters.models import Character
+from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
-from vtt.maps import selectors, services, uploads
+from vtt.core.ratelimit import TokenBucket
+from vtt.maps import combat, selectors, services, travel, uploads
 from vtt.maps.fog import Fog
-from vtt.maps.models import DistanceUnit, GridKind, HexOrientation, Metric, Token
+from vtt.maps.models import DistanceUnit, GridKind, HexOrientation, Light, Metric, Token
 from vtt.permissions import Action, authorize
+
+ATTACK_BUCKET = TokenBucket("move", burst=10, per_second=2)  # shared with sheet moves
 
 
 class MapSettingsRequest(serializers.Serializer):
@@ -36,6 +42,9 @@ class MapSettingsRequest(serializers.Serializer):
     cell_distance = serializers.DecimalField(max_digits=8, decimal_places=2, required=False)
     distance_unit = serializers.ChoiceField(choices=DistanceUnit.choices, required=False)
     fogged = serializers.BooleanField(required=False, help_text="Cells start hidden")
+    ambient_light = serializers.ChoiceField(
+        choices=Light.choices, required=False, help_text="Light where nothing else is painted"
+    )
 
 
 class MapActivateRequest(serializers.Serializer):
@@ -85,6 +94,37 @@ class MapTerrainRequest(serializers.Serializer):
     )
 
 
+class MapFeaturesRequest(serializers.Serializer):
+    cells = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    )
+    cover = serializers.CharField(required=False, allow_blank=True, help_text="wall, low or ''")
+    height = serializers.IntegerField(required=False, help_text="Squares above the floor")
+    light = serializers.CharField(required=False, allow_blank=True, help_text="bright, dim, dark")
+    concealment = serializers.CharField(
+        required=False, allow_blank=True, help_text="light, heavy or ''"
+    )
+
+
+class MapAttackRequest(serializers.Serializer):
+    attacker = serializers.IntegerField(help_text="The attacking token")
+    target = serializers.IntegerField(help_text="The target token")
+    weapon_id = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A held item's id; empty: an unarmed strike",
+    )
+    attack = serializers.ChoiceField(
+        choices=["", "melee", "ranged"],
+        required=False,
+        default="",
+        help_text="For a thrown weapon: melee or ranged",
+    )
+    characteristic = serializers.CharField(max_length=20, required=False, allow_blank=True)
+
+
 class MapPartyRequest(serializers.Serializer):
     shown = serializers.ListField(
         child=serializers.IntegerField(),
@@ -115,7 +155,7 @@ def _state(m, membership) -> dict[str, Any]:
 
 
 class Maps(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_maps_list")
+    @extend_schema(responses=OBJECT_LIST, operation_id="campaigns_maps_list")
     def get(self, request: Request, pk: int) -> Response:
         """The maps this member may see: all for the referee, the active one for others."""
         membership = authorize(request.user, pk, Action.VIEW)
@@ -189,7 +229,7 @@ class MapBackground(APIView):
 
     post = put
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT})
     def delete(self, request: Request, pk: int, map_id: int) -> Response:
         membership = authorize(request.user, pk, Action.MANAGE)
         m = services.background_clear(map=selectors.map_for(membership, map_id), actor=request.user)
@@ -219,7 +259,7 @@ class MapFog(APIView):
 
 
 class Tokens(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_maps_tokens_list")
+    @extend_schema(responses=OBJECT_LIST, operation_id="campaigns_maps_tokens_list")
     def get(self, request: Request, pk: int, map_id: int) -> Response:
         membership = authorize(request.user, pk, Action.VIEW)
         m = selectors.map_for(membership, map_id)
@@ -330,7 +370,7 @@ class TokenImage(APIView):
 
     post = put
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT})
     def delete(self, request: Request, pk: int, map_id: int, token_id: int) -> Response:
         membership = authorize(request.user, pk, Action.MANAGE)
         m = selectors.map_for(membership, map_id)
@@ -351,7 +391,7 @@ class MapRound(APIView):
 
 
 class Notes(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_maps_notes_list")
+    @extend_schema(responses=OBJECT_LIST, operation_id="campaigns_maps_notes_list")
     def get(self, request: Request, pk: int, map_id: int) -> Response:
         membership = authorize(request.user, pk, Action.VIEW)
         m = selectors.map_for(membership, map_id)
@@ -425,3 +465,136 @@ class MapParty(APIView):
             kwargs["reveal"] = data["reveal"]
         m = services.party_set(map=m, actor=request.user, **kwargs)
         return Response(_state(m, membership)["party"])
+
+
+class MapFeatures(APIView):
+    @extend_schema(request=MapFeaturesRequest, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        """Paint battle features on square cells: `cover` (`wall` blocks line of effect,
+        `low` gives cover), `height` in squares (high ground), `light` and `concealment`.
+        An empty value (height 0) clears that feature."""
+        membership = authorize(request.user, pk, Action.MANAGE)
+        m = selectors.map_for(membership, map_id)
+        serializer = MapFeaturesRequest(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        cells = data.pop("cells")
+        changed = services.features_paint(map=m, actor=request.user, cells=cells, **data)
+        return Response({"changed": changed})
+
+
+class MapAttack(APIView):
+    @extend_schema(
+        request=MapAttackRequest,
+        responses={
+            201: OpenApiResponse(description="The outcome, the map's sources, a pending choice"),
+            400: OpenApiResponse(description="No line of effect, no sheet, a refused attack"),
+            403: OpenApiResponse(description="Not your character's token"),
+        },
+    )
+    def post(self, request: Request, pk: int, map_id: int) -> Response:
+        """Attack from one token at another (Crows). The server reads cover, light,
+        concealment, height and flanking from the map and rolls; `context.sources` lists what
+        the map added (each with `side` +1/−1 and `weight`), `context.net` the check's net
+        advantage (−2…+2)."""
+        membership = authorize(request.user, pk, Action.PLAY)
+        m = selectors.map_for(membership, map_id)
+        serializer = MapAttackRequest(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        ATTACK_BUCKET.hit(str(request.user.pk))
+        outcome, follow, context = combat.map_attack(
+            map=m,
+            actor=request.user,
+            role=membership.role,
+            attacker_token=data["attacker"],
+            target_token=data["target"],
+            weapon_id=data.get("weapon_id", ""),
+            attack=data.get("attack", ""),
+            characteristic=data.get("characteristic") or None,
+        )
+        target_token = Token.objects.filter(pk=context["target_token"]).first()
+        target = (
+            Character.objects.filter(pk=target_token.character_id).first()
+            if target_token and target_token.character_id
+            else None
+        )
+        return Response(
+            {
+                "outcome": outcome_for(outcome, membership, target),
+                "pending_id": follow.pk if follow else None,
+                "context": context,
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class MapTravel(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int, map_id: int) -> Response:
+        """The travel day (Crows) as this viewer may see it: players never get encounter or
+        drift rolls, nor the true hex while the party is lost (`hex: null`)."""
+        membership = authorize(request.user, pk, Action.VIEW)
+        m = selectors.map_for(membership, map_id)
+        return Response(travel.travel_view(m.campaign, referee=selectors.is_referee(membership)))
+
+
+class MapTravelStep(APIView):
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            201: OpenApiResponse(description="A role check: the outcome and its pending choice"),
+            403: OpenApiResponse(description="Not the referee (or not your character)"),
+            409: OpenApiResponse(description="The party is not travelling; stale day"),
+        },
+    )
+    def post(self, request: Request, pk: int, map_id: int, step: str) -> Response:
+        """One step of the travel day on a flat-topped hex map (Crows, digest §2.7):
+        `begin` {goal?: [col, row]}, `day` {pace, slowest_speed?, road, river, in_miasma},
+        `roles` {roles: [{character_id, task, allies?, quarry?}], helping?}, `role`
+        {character_id, task, characteristic?} (a player for their own character),
+        `encounter` {kind: travel|rest}, `move` {directions: [n, ne, se, s, sw, nw],
+        stop_at?}, `found`, `arrive` {place}, `end`, `miasma`, `miasma_resolve`
+        {choices: {character_id: "clear" | character_id}}. Everything but `role` is the
+        referee's."""
+        if step not in travel.STEPS:
+            raise Http404
+        action = Action.PLAY if step in travel.STEPS_FOR_PLAYERS else Action.MANAGE
+        membership = authorize(request.user, pk, action)
+        m = selectors.map_for(membership, map_id)
+        body = request.data if isinstance(request.data, dict) else {}
+        if step == "role":
+            ATTACK_BUCKET.hit(str(request.user.pk))
+            outcome, follow = travel.role_check(
+                map=m,
+                actor=request.user,
+                role=membership.role,
+                character_id=body.get("character_id"),
+                task=str(body.get("task") or ""),
+                characteristic=body.get("characteristic") or None,
+            )
+            return Response(
+                {
+                    "outcome": outcome_for(outcome, membership),
+                    "pending_id": follow.pk if follow else None,
+                    **travel.travel_view(m.campaign, referee=selectors.is_referee(membership)),
+                },
+                status=status.HTTP_201_CREATED,
+            )
+        if step == "miasma":
+            return Response(travel.miasma_saves(map=m, actor=request.user, role=membership.role))
+        if step == "miasma_resolve":
+            choices = body.get("choices") or {}
+            if not isinstance(choices, dict):
+                raise Invalid("choices is an object.", fields={"choices": ["{}"]})
+            return Response(
+                travel.miasma_resolve(
+                    map=m, actor=request.user, role=membership.role, choices=choices
+                )
+            )
+        return Response(
+            travel.travel_step(
+                map=m, actor=request.user, role=membership.role, step=step, params=dict(body)
+            )
+        )

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from vtt.maps.models import MAX_SIDE, DistanceUnit, GridKind, HexOrientation, Metric
+from vtt.maps.models import MAX_SIDE, DistanceUnit, GridKind, HexOrientation, Light, Metric
 
 
 class MapForm(forms.Form):
@@ -37,6 +37,13 @@ class MapForm(forms.Form):
     fogged = forms.BooleanField(
         label=_("Cells start hidden (fog of war)"), required=False, initial=True
     )
+    ambient_light = forms.ChoiceField(
+        label=_("Light on the map"),
+        choices=Light.choices,
+        initial=Light.BRIGHT,
+        required=False,
+        help_text=_("Crows battle maps: the light where nothing else is painted."),
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -49,6 +56,8 @@ class MapForm(forms.Form):
             data.pop("cell_distance", None)
         if not data.get("distance_unit"):
             data.pop("distance_unit", None)
+        if not data.get("ambient_light"):
+            data.pop("ambient_light", None)
         return data
 
 

@@ -56,6 +56,14 @@ class Terrain(models.TextChoices):
     RUINS = "ruins", _("Ruins")
 
 
+class Light(models.TextChoices):
+    """Light levels (Crows L576-L590), for a map's ambient light and painted squares."""
+
+    BRIGHT = "bright", _("Bright light")
+    DIM = "dim", _("Dim light")
+    DARK = "dark", _("Darkness")
+
+
 class Map(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="maps")
     name = models.CharField(max_length=100)
@@ -82,6 +90,10 @@ class Map(models.Model):
     bg_height = models.PositiveIntegerField(default=0)
     bg_version = models.PositiveIntegerField(default=0)
     terrain = models.JSONField(default=dict, blank=True)  # "col,row" → Terrain
+    # Battle squares: "col,row" → {"cover": "wall"|"low", "height": n, "light": Light,
+    # "concealment": "light"|"heavy"}; what attacks read (systems/crows/battlemap.py).
+    features = models.JSONField(default=dict, blank=True)
+    ambient_light = models.CharField(max_length=8, choices=Light.choices, default=Light.BRIGHT)
     # Travel: where players are told the party is, and where it really is (Crows "lost").
     party_col = models.IntegerField(null=True, blank=True)
     party_row = models.IntegerField(null=True, blank=True)

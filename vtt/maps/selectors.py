@@ -4,7 +4,7 @@ Players (and observers) see only the campaign's active map, and on it:
 
 - tokens that are not hidden and cover at least one revealed cell;
 - notes that are not secret and stand on a revealed cell;
-- terrain of revealed cells;
+- terrain and battle features (walls, height, painted light) of revealed cells;
 - the party's shown position (never the true one);
 - the background through ``images.masked_background`` (fogged cells painted over).
 
@@ -34,7 +34,9 @@ def is_referee(membership: Membership) -> bool:
 
 
 def maps_for(membership: Membership):
-    qs = Map.objects.filter(campaign_id=membership.campaign_id).defer("revealed", "terrain")
+    qs = Map.objects.filter(campaign_id=membership.campaign_id).defer(
+        "revealed", "terrain", "features"
+    )
     return qs if is_referee(membership) else qs.filter(active=True)
 
 
@@ -128,6 +130,11 @@ def token_data(token: Token, m: Map, *, referee: bool, urls: Urls | None = None)
     return data
 
 
+def feature_data(feature: dict[str, Any] | None) -> dict[str, Any]:
+    """A square's battle features as browsers get them (the same for everyone who sees it)."""
+    return dict(feature or {})
+
+
 def note_data(note: MapNote, *, referee: bool) -> dict[str, Any]:
     data: dict[str, Any] = {"id": note.pk, "col": note.col, "row": note.row, "text": note.text}
     if referee:
@@ -169,6 +176,7 @@ def map_settings(m: Map) -> dict[str, Any]:
         if m.distance_unit in DistanceUnit.values
         else m.distance_unit,
         "fogged": m.fogged,
+        "ambient_light": m.ambient_light,
         "active": m.active,
         "version": m.version,
         "pixel_width": round(px_w, 3),
@@ -202,6 +210,7 @@ def map_state(m: Map, *, referee: bool) -> dict[str, Any]:
         token_list = [token_data(t, m, referee=True, urls=urls) for t in tokens]
         note_list = [note_data(n, referee=True) for n in notes]
         terrain = dict(m.terrain or {})
+        features = {k: feature_data(v) for k, v in (m.features or {}).items()}
         party = {"shown": _cell(m.party_col, m.party_row), "true": _cell(m.true_col, m.true_row)}
     else:
         token_list = [
@@ -211,6 +220,11 @@ def map_state(m: Map, *, referee: bool) -> dict[str, Any]:
         terrain = {
             key: value
             for key, value in (m.terrain or {}).items()
+            if fog.is_revealed(*parse_key(key))
+        }
+        features = {
+            key: feature_data(value)
+            for key, value in (m.features or {}).items()
             if fog.is_revealed(*parse_key(key))
         }
         party = {"shown": _cell(m.party_col, m.party_row)}
@@ -223,6 +237,7 @@ def map_state(m: Map, *, referee: bool) -> dict[str, Any]:
         "tokens": token_list,
         "notes": note_list,
         "terrain": terrain,
+        "features": features,
         "party": party,
     }
 

@@ -42,6 +42,7 @@ from vtt.maps.models import (
     DistanceUnit,
     GridKind,
     HexOrientation,
+    Light,
     Map,
     MapNote,
     Terrain,
@@ -51,6 +52,7 @@ from vtt.maps.selectors import (
     Urls,
     background_data,
     cell_key,
+    feature_data,
     map_summary,
     note_data,
     note_visible,
@@ -221,6 +223,8 @@ def _clean_map(data: dict[str, Any], *, ruleset: str, current: Map | None = None
         clean["distance_unit"] = default_distance(ruleset, kind)[1]
     if "fogged" in data:
         clean["fogged"] = bool(data["fogged"])
+    if data.get("ambient_light"):
+        clean["ambient_light"] = _choice(data["ambient_light"], "ambient_light", Light.values)
     return clean
 
 
@@ -256,6 +260,11 @@ def map_update(*, map: Map, actor: User, **data: Any) -> Map:
         m.terrain = {
             k: v
             for k, v in (m.terrain or {}).items()
+            if parse_key(k)[0] < m.width and parse_key(k)[1] < m.height
+        }
+        m.features = {
+            k: v
+            for k, v in (m.features or {}).items()
             if parse_key(k)[0] < m.width and parse_key(k)[1] < m.height
         }
         MapNote.objects.filter(map=m).filter(col__gte=m.width).delete()
@@ -470,13 +479,16 @@ def _came_into_view(m: Map, before: Fog, after: Fog, changed: list[int]) -> dict
             notes.append(note_data(note, referee=False))
         elif was and not now:
             notes_gone.append(note.pk)
-    terrain = {}
+    terrain, features = {}, {}
     for index in changed:
         col, row = index % m.width, index // m.width
         key = cell_key(col, row)
         if after.is_revealed(col, row) and key in (m.terrain or {}):
             terrain[key] = m.terrain[key]
+        if after.is_revealed(col, row) and key in (m.features or {}):
+            features[key] = feature_data(m.features[key])
     return {
+        "features": features,
         "tokens": tokens,
         "gone": gone,
         "notes": notes,
@@ -850,3 +862,72 @@ def party_set(
             ]
         fog_change(map=m, actor=actor, reveal=True, cells=area)
     return m
+
+
+# --- battle squares: cover, height, light, concealment (Crows L576-L660, L831) ----------------
+
+FEATURE_CHOICES: dict[str, tuple[str, ...]] = {
+    "cover": ("wall", "low"),
+    "light": tuple(Light.values),
+    "concealment": ("light", "heavy"),
+}
+MAX_HEIGHT = 100
+
+
+def _clean_features(data: dict[str, Any]) -> dict[str, Any]:
+    """``{"cover": "wall"|"low"|"", "height": 0..100, "light": …|"", "concealment": …|""}``;
+    an empty value (or height 0) clears that feature."""
+    known = {*FEATURE_CHOICES, "height"}
+    unknown = set(data) - known
+    if unknown or not data:
+        raise Invalid(
+            _("Paint one of: %(keys)s.") % {"keys": ", ".join(sorted(known))},
+            fields={"features": sorted(known)},
+        )
+    clean: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "height":
+            clean[key] = 0 if value in (None, "") else _int(value, "height", 0, MAX_HEIGHT)
+        elif value in (None, ""):
+            clean[key] = ""
+        else:
+            clean[key] = _choice(value, key, FEATURE_CHOICES[key])
+    return clean
+
+
+@transaction.atomic
+def features_paint(*, map: Map, actor: User, cells: Any, **features: Any) -> int:
+    """Set battle features on square cells: walls and low obstacles (cover, line of effect),
+    height in squares (high ground), painted light and concealment. Players learn them for
+    revealed cells, as they learn terrain."""
+    m = _lock(map)
+    if m.kind != GridKind.SQUARE:
+        raise Invalid(
+            _("Walls, height and light are painted on square battle maps."), code="not_square"
+        )
+    clean = _clean_features(features)
+    current = dict(m.features or {})
+    changed: dict[str, dict[str, Any]] = {}
+    for col, row in _cells(m, cells):
+        key = cell_key(col, row)
+        before = dict(current.get(key) or {})
+        after = dict(before)
+        for name, value in clean.items():
+            if value in ("", 0):
+                after.pop(name, None)
+            else:
+                after[name] = value
+        if after != before:
+            changed[key] = after
+            if after:
+                current[key] = after
+            else:
+                current.pop(key, None)
+    if not changed:
+        return 0
+    m.features = current
+    m.save(update_fields=["features", "updated_at"])
+    fog = Fog.for_map(m)
+    seen = {k: v for k, v in changed.items() if fog.is_revealed(*parse_key(k))}
+    _publish(m, "map.features", actor, {"cells": changed}, {"cells": seen} if seen else None)
+    return len(changed)

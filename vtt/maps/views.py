@@ -13,7 +13,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -158,6 +158,7 @@ def _initial(m: Map) -> dict[str, Any]:
         "distance_unit": m.distance_unit,
         "metric": m.metric,
         "fogged": m.fogged,
+        "ambient_light": m.ambient_light,
     }
 
 
@@ -216,6 +217,7 @@ def panel_context(
     api_map = reverse("api-map", args=[campaign.pk, 999999999]).replace("999999999", "{id}")
     config = {
         "campaign": campaign.pk,
+        "ruleset": campaign.ruleset,
         "mode": mode,
         "me": {"id": request.user.pk, "role": membership.role},
         "isReferee": referee,
@@ -242,6 +244,12 @@ def panel_context(
             "editor": reverse("map_editor", args=[campaign.pk, 999999999]).replace(
                 "999999999", "{id}"
             ),
+            "attack": reverse("api-map-attack", args=[campaign.pk, 999999999]).replace(
+                "999999999", "{id}"
+            ),
+            "character": reverse("api-character", args=[999999999]).replace(
+                "999999999", "{id}"
+            ),
         },
         "labels": js_labels(),
     }
@@ -255,6 +263,7 @@ def panel_context(
         "config": config,
         "sizes": config["sizes"],
         "terrains": config["terrains"],
+        "is_crows": campaign.ruleset == "crows",
         "characters": config["characters"],
         "maps": config["maps"],
     }
@@ -304,6 +313,33 @@ def js_labels() -> dict[str, str]:
         "speed": _("Speed, cells"),
         "loading": _("Loading the map…"),
         "yours": _("your character"),
+        # battle maps (Crows): features and attacks
+        "featuresHint": _("Tap or drag over squares to paint walls, height, light or fog."),
+        "feature_cover_wall": _("Wall: blocks line of effect"),
+        "feature_cover_low": _("Low obstacle: cover"),
+        "feature_conceal_light": _("Light concealment"),
+        "feature_conceal_heavy": _("Heavy concealment"),
+        "feature_light_dim": _("Dim light"),
+        "feature_light_dark": _("Darkness"),
+        "light_dim": _("Dim light everywhere else"),
+        "light_dark": _("Darkness everywhere else"),
+        "attack": pgettext("map action", "Attack"),
+        "cancel": _("Cancel"),
+        "chooseTarget": _("{name} attacks: tap the target’s token."),
+        "loadingWeapons": _("Loading {name}’s weapons…"),
+        "attackWho": _("{from} → {to}"),
+        "weapon": _("Weapon"),
+        "unarmed": _("Unarmed strike"),
+        "attackKind": _("Melee or ranged"),
+        "byWeapon": _("As the weapon"),
+        "melee": _("Melee"),
+        "ranged": _("Ranged"),
+        "noSources": _("nothing from the map"),
+        "netMinus2": _("double disadvantage"),
+        "netMinus1": _("disadvantage"),
+        "net0": _("a plain roll"),
+        "netPlus1": _("advantage"),
+        "netPlus2": _("double advantage"),
     }
 
 

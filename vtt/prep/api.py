@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from vtt.characters.api import character_data
+from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
 from vtt.permissions import Action, authorize
 from vtt.prep import library, rolltables, selectors, services, transfer
@@ -268,7 +269,7 @@ class TableRoll(APIView):
 
 
 class Results(APIView):
-    @extend_schema(operation_id="prep_results_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="prep_results_list", responses=OBJECT_LIST)
     def get(self, request: Request, pk: int) -> Response:
         """The latest table rolls of the campaign (the referee's history)."""
         referee(request, pk)
@@ -471,7 +472,7 @@ class LibraryPlace(APIView):
 
 
 class Dungeons(APIView):
-    @extend_schema(operation_id="prep_dungeons_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="prep_dungeons_list", responses=OBJECT_LIST)
     def get(self, request: Request, pk: int) -> Response:
         referee(request, pk)
         return Response([dungeon_data(d) for d in selectors.campaign_dungeons(pk)])
@@ -513,7 +514,7 @@ class DungeonDetail(APIView):
 
 
 class Rooms(APIView):
-    @extend_schema(operation_id="prep_rooms_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="prep_rooms_list", responses=OBJECT_LIST)
     def get(self, request: Request, pk: int, did: int) -> Response:
         referee(request, pk)
         return Response(

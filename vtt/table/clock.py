@@ -335,6 +335,28 @@ def sweep() -> int:
     return ended
 
 
+def rearm(now=None) -> int:
+    """Enqueue again the end of every running turn that is not due yet.
+
+    A worker calls it whenever it (re)connects to the broker (vtt/core/worker.py): the ETA
+    task of a running turn can be lost or stuck without it. A worker killed with the task
+    reserved leaves it unacknowledged, invisible until the broker's visibility timeout (hours),
+    and a Redis restart without persistence loses the queue. A duplicate is harmless: the
+    task ends the turn only if it is still current and due.
+    """
+    from vtt.table.tasks import end_turn
+
+    now = now or timezone.now()
+    running = list(
+        DungeonClock.objects.filter(
+            state=ClockState.RUNNING, deadline__isnull=False, deadline__gt=now
+        ).values_list("campaign_id", "turn", "deadline")
+    )
+    for campaign_id, turn, deadline in running:
+        end_turn.apply_async(args=[campaign_id, turn], eta=deadline)
+    return len(running)
+
+
 @transaction.atomic
 def clock_rest(*, campaign: Campaign, actor: User, dice: Dice | None = None) -> DungeonClock:
     """Starting a rest ends the current turn without an encounter check (Crows L530)."""

@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
 
+from vtt.core.outage import is_unavailable, warn
 from vtt.permissions import Action, can, membership_for
 from vtt.table.events import can_see, group_name, visible_events, wire
 from vtt.table.models import EventCursor
@@ -31,6 +32,19 @@ CLOSE_TOO_MANY = 4429
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    presence_task: asyncio.Task | None = None
+    group: str | None = None
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        """Stop announcing presence however the socket ends: channels skips ``disconnect``
+        when a handler or the channel layer raises (PostgreSQL or Redis down, see
+        vtt/core/outage.py), and the task would otherwise run on for ever."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.presence_task is not None:
+                self.presence_task.cancel()
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler without channels' per-message ``aclose_old_connections()``.
 
@@ -76,11 +90,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.presence_task:
             self.presence_task.cancel()
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self._group(
-                {"type": "presence.leave", "conn": self.conn_id, "user": self.user_info}
-            )
-            await database_sync_to_async(_release_slot)(self.user_id, self.conn_id)
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self._group(
+                    {"type": "presence.leave", "conn": self.conn_id, "user": self.user_info}
+                )
+                await database_sync_to_async(_release_slot)(self.user_id, self.conn_id)
+            except Exception as exc:
+                # Redis down: the group entry and the slot expire on their own.
+                if not is_unavailable(exc):
+                    raise
+                warn("table socket disconnect", exc)
 
     # --- from the browser ------------------------------------------------------------------
 

@@ -26,5 +26,10 @@ def end_turn(campaign_id: int, turn: int) -> str:
 
 
 @shared_task(name="vtt.table.sweep_clocks", ignore_result=True)
-def sweep_clocks() -> int:
-    return clock.sweep()
+def sweep_clocks(rearm: bool = False) -> int:
+    """End overdue turns (beat, every 15 s). ``rearm`` (sent by a worker that has just
+    connected to the broker) also re-enqueues the turns still running."""
+    ended = clock.sweep()
+    if rearm:
+        clock.rearm()
+    return ended

@@ -24,7 +24,7 @@ from systems.core.dice import Dice, RandomDice
 from systems.core.outcome import Outcome
 from systems.core.ruleset import RulesError
 from vtt.accounts.models import User
-from vtt.campaigns.models import Campaign, Role
+from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import Character, Kind, PendingMove
 from vtt.core.errors import Conflict, Invalid, ServiceError, invalid_from_rules
@@ -414,6 +414,192 @@ def pool(campaign: Campaign) -> int:
     return int(ts.state.get("pool", 0)) if ts and campaign.ruleset == SAVAGE else 0
 
 
+# --- bennies spent from a sheet: every path comes through here ------------------------------
+#
+# A benny can be spent from the table panel (``benny_choice``), from the generic pending-choice
+# endpoint (``characters.services.move_choose``) or with the sheet's "spend a benny" action
+# (``characters.services.move_make``). All three call the hooks below, so a pool benny comes
+# off the table's pool exactly once, under the table row's lock, and the log says so. Locks are
+# always taken table row first, then the sheet: two spends queue instead of deadlocking, and
+# the second one sees the pool the first one left.
+
+
+def _offered(outcome: dict[str, Any], choice: str) -> bool:
+    return choice in {o.get("key") for o in outcome.get("options") or []}
+
+
+def _role_of(campaign: Campaign, actor: User) -> str | None:
+    return (
+        Membership.objects.filter(campaign=campaign, user=actor).values_list("role", flat=True)
+    ).first()
+
+
+def choice_spend(choices: Any, outcome: dict[str, Any]) -> str | None:
+    """``"own"`` or ``"pool"`` when answering ``outcome`` with ``choices`` spends a benny."""
+    if not isinstance(choices, list) or len(choices) != 1 or not isinstance(choices[0], str):
+        return None
+    choice = choices[0]
+    if choice not in OWN_BENNY | POOL_BENNY or not _offered(outcome, choice):
+        return None
+    return "pool" if choice in POOL_BENNY else "own"
+
+
+def lock_for_spend(campaign: Campaign) -> TableState:
+    """Lock the table row before the sheet's (see above)."""
+    return _lock(campaign)
+
+
+def spend_benny(
+    ts: TableState,
+    *,
+    actor: User,
+    role: str | None,
+    character: Character,
+    source: str,
+    purpose: str,
+    move: str,
+) -> None:
+    """Record one benny spent for ``character``: a pool benny comes off the table's pool (the
+    referee's only; 409 when the pool is empty); either kind goes into the table log."""
+    if source == "pool":
+        if role != Role.REFEREE:
+            raise Conflict(_("Only the referee spends the GM's pool."), code="referee_only")
+        if ts.state["pool"] <= 0:
+            raise Conflict(_("The GM's pool is empty: no benny left to spend."), code="pool_empty")
+        state = copy.deepcopy(ts.state)
+        state["pool"] -= 1
+        _save(ts, state)
+    data = {
+        "character_id": character.pk,
+        "name": character.name,
+        "purpose": purpose,
+        "source": source,
+        "move": move,
+        "pool": ts.state["pool"],
+    }
+    _publish(
+        ts,
+        actor=actor,
+        action="benny",
+        data=data,
+        outcome=None,
+        hidden=character.hidden,
+        single=True,
+    )
+
+
+def before_choice(
+    *,
+    campaign: Campaign,
+    actor: User,
+    role: str,
+    character: Character,
+    pending: PendingMove,
+    choices: Any,
+    ts: TableState | None,
+) -> dict[str, Any]:
+    """Pay for a benny choice before the re-roll it buys (``ts`` is the locked row when the
+    choice spends). Returns the pending outcome to continue, with the pool it counts set to
+    the table's, so the next offer of a pool re-roll matches what is really left."""
+    outcome = copy.deepcopy(pending.outcome)
+    source = choice_spend(choices, outcome)
+    if source is not None and ts is not None:
+        choice = choices[0]
+        spend_benny(
+            ts,
+            actor=actor,
+            role=role,
+            character=character,
+            source=source,
+            purpose="soak" if choice.startswith("soak") else "reroll",
+            move=pending.move,
+        )
+        current = ts.state["pool"] + (1 if source == "pool" else 0)  # the rules take it off
+    else:
+        current = pool(campaign)
+    flow = (outcome.get("details") or {}).get("pending")
+    if isinstance(flow, dict) and "pool" in flow:
+        flow["pool"] = current
+    return outcome
+
+
+def before_move(
+    *, campaign: Campaign, actor: User, move: str, params: dict[str, Any], spec: dict[str, Any]
+) -> TableState | None:
+    """Before a sheet move: the GM's pool the move may spend from is the table's, whatever
+    the caller sent. A ``spend_benny`` from the pool locks the table row first (then the sheet)
+    and is refused with 409 when the pool is empty. Returns the locked row, if any."""
+    if "pool" in (spec.get("params") or {}):
+        params["pool"] = pool(campaign)
+    if not (move == "spend_benny" and params.get("source") == "pool"):
+        return None
+    ts = _lock(campaign)
+    if _role_of(campaign, actor) != Role.REFEREE:
+        raise Conflict(_("Only the referee spends the GM's pool."), code="referee_only")
+    if ts.state["pool"] <= 0:
+        raise Conflict(_("The GM's pool is empty: no benny left to spend."), code="pool_empty")
+    params["pool"] = ts.state["pool"]
+    return ts
+
+
+def after_move(
+    *,
+    campaign: Campaign,
+    actor: User,
+    character: Character,
+    move: str,
+    outcome: Outcome,
+    ts: TableState | None,
+) -> None:
+    """Book a ``spend_benny`` action: the pool benny it took, or the sheet's own, into the log."""
+    if move != "spend_benny":
+        return
+    source = outcome.flags.get("source")
+    if source == "pool" and ts is None:  # pragma: no cover - move_make locks first
+        raise Conflict(_("The table changed meanwhile. Try again."), code="retry")
+    purpose = outcome.flags.get("purpose", "")
+    purpose = {"trait_reroll": "reroll", "soak": "soak"}.get(purpose, "spend")
+    spend_benny(
+        ts if ts is not None else get_or_create_state(campaign),
+        actor=actor,
+        role=_role_of(campaign, actor),
+        character=character,
+        source=source,
+        purpose=purpose,
+        move=move,
+    )
+
+
+def injury_rolled(*, actor: User, character: Character, injury: dict[str, Any]) -> None:
+    """[published edition] Put an Injury Table roll into the table log (a hidden NPC's to the
+    referee only). Reads the table row without locking it: the sheet is locked already, and
+    nothing here writes the table."""
+    ts = get_or_create_state(character.campaign)
+    data = {
+        "character_id": character.pk,
+        "name": character.name,
+        "faces": list(injury.get("faces") or []),
+        "sub_face": injury.get("sub_face"),
+        "total": injury.get("total"),
+        "called": bool(injury.get("called")),
+        "location": injury.get("location"),
+        "result": injury.get("key"),
+        "label": injury.get("label"),
+        "change": injury.get("change"),
+        "duration": injury.get("duration"),
+        "duration_label": injury.get("duration_label"),
+    }
+    _publish(
+        ts,
+        actor=actor,
+        action="injury",
+        data=data,
+        outcome=None,
+        hidden=character.hidden,
+        single=True,
+    )
+
+
 @transaction.atomic
 def benny_choice(
     *,
@@ -426,48 +612,18 @@ def benny_choice(
     dice: Dice | None = None,
 ) -> tuple[Outcome, PendingMove | None, TableState]:
     """Answer a Savage Worlds pending choice (keep / reroll / reroll_pool, accept / soak /
-    soak_pool) from the table: the characters service re-rolls and takes the sheet's benny;
-    a pool benny comes off the table's pool here, in the same transaction; the table log
-    says a benny was spent."""
+    soak_pool) from the table. The characters service does the work (and pays through the
+    hooks above), exactly as the generic pending endpoint does."""
     if campaign.ruleset != SAVAGE:
         raise NotSupported(_("Bennies are a Savage Worlds rule."))
-    ts = _lock(campaign)
     pending = PendingMove.objects.filter(character=character, pk=pending_id).first()
     if pending is None:
         raise Invalid(_("No such choice is waiting."), code="no_pending", status=404)
-    if choice in POOL_BENNY:
-        if role != Role.REFEREE:
-            raise Conflict(_("Only the referee spends the GM's pool."), code="referee_only")
-        if ts.state["pool"] <= 0:
-            raise Conflict(_("The GM's pool is empty."), code="pool_empty")
-    # The spend goes into the log before the re-roll it pays for; if the choice is refused
-    # below, the transaction takes both back (nothing is pushed before the commit).
-    if choice in POOL_BENNY:
-        state = copy.deepcopy(ts.state)
-        state["pool"] -= 1
-        _save(ts, state)
-    if choice in OWN_BENNY | POOL_BENNY:
-        data = {
-            "character_id": character.pk,
-            "name": character.name,
-            "purpose": "soak" if choice.startswith("soak") else "reroll",
-            "source": "pool" if choice in POOL_BENNY else "own",
-            "move": pending.move,
-        }
-        _publish(
-            ts,
-            actor=actor,
-            action="benny",
-            data=data,
-            outcome=None,
-            hidden=character.hidden,
-            single=True,
-        )
     outcome, follow = character_services.move_choose(
         pending=pending, actor=actor, role=role, choices=[choice], dice=dice
     )
     character.refresh_from_db()
-    return outcome, follow, ts
+    return outcome, follow, get_or_create_state(campaign)
 
 
 # --- Tales: the battle record ---------------------------------------------------------------

@@ -366,16 +366,26 @@ def test_wild_card_past_three_wounds_is_incapacitated_and_rolls_vigor():
     out = run("take_damage", target, [], damage=13)
     assert out.state["wounds"] == 3 and out.state["status"] == "incapacitated"
     assert out.flags["incapacitation_roll_due"] is True
-    roll = run("incapacitation_roll", out.state, [6, 2, 3])  # 8 - 3 = 5: success
+    # Each roll that injures then rolls the Injury Table: 2d6 (and a d6 for guts and head).
+    roll = run("incapacitation_roll", out.state, [6, 2, 3, 1, 1])  # 8 - 3 = 5: success
     assert roll.state["status"] == "incapacitated" and roll.flags["injury"] == "until_healed"
-    roll = run("incapacitation_roll", out.state, [4, 2])  # 4 - 3 = 1: dies (Deluxe)
-    assert roll.state["status"] == "dead"
-    roll = run("incapacitation_roll", out.state, [5, 2])  # 2: failure
+    assert roll.flags["injury_result"] == "unmentionables"
+    roll = run("incapacitation_roll", out.state, [4, 2])  # 4 - 3 = 1: dies (Deluxe), no table
+    assert roll.state["status"] == "dead" and "injury_result" not in roll.flags
+    roll = run("incapacitation_roll", out.state, [5, 2, 2, 2])  # 2: failure
     assert roll.state["status"] == "bleeding_out" and roll.flags["injury"] == "permanent"
-    roll = run("incapacitation_roll", out.state, [6, 5, 2])  # 11 - 3 = 8: raise
-    assert roll.flags["injury"] == "24_hours"
-    roll = run("incapacitation_roll", out.state, [6, 5, 2], settings={"incapacitation": "explorer"})
+    assert roll.flags["injury_result"] == "arm"
+    roll = run("incapacitation_roll", out.state, [6, 5, 2, 5, 5])  # 11 - 3 = 8: raise
+    assert roll.flags["injury"] == "24_hours" and roll.flags["injury_result"] == "leg"
+    roll = run(
+        "incapacitation_roll",
+        out.state,
+        [6, 5, 2, 6, 6, 6],
+        settings={"incapacitation": "explorer"},
+    )
     assert roll.state["status"] == "active" and roll.state["shaken"] is True
+    assert roll.flags["injury"] == "until_combat_ends"
+    assert roll.flags["injury_result"] == "head_brain"
 
 
 def test_bleeding_out():

@@ -39,11 +39,11 @@ def move(table, key, params=None, dice=None, role="referee", actor=None, version
 
 @pytest.fixture
 def cast(sw):
-    """A (PC), B (PC), a pack of wolves (extras, one sheet) and a hidden villain."""
+    """A (PC), B (PC), a pack of wolves (extras, one sheet) and a hidden villain (a wild card)."""
     a = sw_character(sw, user=sw.player, name="Аня")
     b = sw_character(sw, user=sw.other_player, name="Борис")
     wolves = sw_character(sw, name="Волки", kind="npc", wild_card=False)
-    villain = sw_character(sw, name="Злодей", kind="npc", hidden=True)
+    villain = sw_character(sw, name="Злодей", kind="npc", hidden=True, wild_card=True)
     return a, b, wolves, villain
 
 

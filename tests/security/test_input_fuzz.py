@@ -1,0 +1,324 @@
+"""hypothesis against the places that read free input: dice notation (pure and over HTTP), move
+parameters for every ruleset, and JSON bodies nested deeper than Python's parser can follow.
+Each answer is a result or a clear refusal (a 400 with a message in the caller's language),
+never a server error, and a refusal changes nothing.
+
+tests/systems/core/test_notation.py already fuzzes the parser with text; here it also gets
+values of other types, and the same inputs go through the API and the page endpoints."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from systems import get_ruleset
+from systems.core.dice import RandomDice
+from systems.core.notation import MAX_CHARS, NotationError, parse_notation, roll_notation
+from tests.security.conftest import World, fuzz_derandomize, fuzz_examples
+from vtt.characters.models import Character, CharacterChange
+from vtt.table.models import Roll, TableEvent
+
+CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
+RULESET_KEYS = ("dungeon_world", "crows", "city_of_judas", "tales", "savage_worlds")
+
+
+def fuzz_settings(default: int) -> settings:
+    return settings(
+        max_examples=fuzz_examples(default),
+        derandomize=fuzz_derandomize(),
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings):
+    """Buckets refill at once here: the limits have their own tests (test_caps.py), and a
+    fuzz run must reach the code behind them on every example."""
+    settings.RATE_LIMIT_REFILL_FACTOR = 1e9
+
+
+json_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=30),
+)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+notation_like = st.one_of(
+    st.text(max_size=MAX_CHARS + 20),
+    st.text(alphabet="0123456789dDкК%!khlHLKe+-*()−× \t\x00", max_size=60),
+    st.from_regex(r"\A\d{0,4}[dк]\d{0,5}(![0-9]*)?(k[hl]?\d{0,3})?([+\-*]\d{0,4})?\Z"),
+    st.integers(0, 12).map(lambda n: "(" * n + "1d6" + ")" * n),
+    st.just("1d6+" * 60),
+)
+
+
+def _assert_clear_error(err: NotationError) -> None:
+    assert err.code and err.ru and err.en
+    assert CYRILLIC.search(err.ru), err.ru  # the Russian message is Russian
+
+
+# --- dice notation, pure -------------------------------------------------------------------------
+
+
+@fuzz_settings(300)
+@given(st.one_of(notation_like, json_value, st.binary(max_size=40)))
+def test_notation_takes_any_value_and_answers_a_roll_or_a_notation_error(value: Any) -> None:
+    try:
+        result = roll_notation(value, dice=RandomDice())
+    except NotationError as err:
+        _assert_clear_error(err)
+    else:
+        assert isinstance(value, str)
+        assert result.min_total <= result.total <= result.max_total
+        json.dumps(result.as_dict())
+
+
+def test_notation_refuses_a_megabyte_before_reading_it() -> None:
+    with pytest.raises(NotationError) as info:
+        parse_notation("1d6+" * 250_000)
+    assert info.value.code == "too_long"
+    _assert_clear_error(info.value)
+
+
+# --- dice notation over HTTP: the rolls API, the roll bar and the odds preview -------------------
+
+
+def _assert_refusal(response, *, lang: str) -> dict:
+    assert response.status_code == 400, (response.status_code, response.content[:300])
+    body = response.json()
+    assert _messages(body), body  # {"detail", "code"} or DRF's {"<field>": ["message"]}
+    detail = body.get("detail", "")
+    if lang == "ru" and body.get("code", "").startswith("notation_"):
+        assert CYRILLIC.search(detail), detail
+    return body
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_rolls_api_answers_any_notation_with_a_roll_or_a_clear_400(world: World, db, lang):
+    player = world.users["player"]
+    player.language = lang
+    player.save()
+    campaign = world.campaigns["dungeon_world"]
+    client = world.client("player")
+    url = f"/api/campaigns/{campaign.pk}/rolls/"
+
+    @fuzz_settings(60)
+    @given(
+        notation=st.one_of(notation_like, json_value),
+        visibility=st.one_of(st.sampled_from(["everyone", "referee", "blind", "whisper"]), json_value),
+        label=st.one_of(st.text(max_size=300), json_value),
+        target_id=st.one_of(st.none(), st.integers(-5, 2**40), st.text(max_size=5)),
+    )
+    def run(notation, visibility, label, target_id) -> None:
+        body = {"notation": notation, "visibility": visibility, "label": label}
+        if target_id is not None:
+            body["target_id"] = target_id
+        with transaction.atomic():
+            rolls = Roll.objects.count()
+            response = client.post(url, body, format="json")
+            if response.status_code != 201:
+                _assert_refusal(response, lang=lang)
+                assert Roll.objects.count() == rolls  # a refusal changes nothing
+            else:
+                roll = response.json()
+                assert isinstance(notation, str)
+                assert roll["min"] <= roll["total"] <= roll["max"] if "min" in roll else True
+            transaction.set_rollback(True)
+
+    run()
+
+
+def test_roll_bar_and_odds_preview_answer_any_notation(world: World, db):
+    campaign = world.campaigns["savage_worlds"]
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(world.users["player"])
+    roll_url = f"/campaigns/{campaign.pk}/table/roll/"
+    odds_url = f"/campaigns/{campaign.pk}/table/odds/"
+
+    @fuzz_settings(60)
+    @given(
+        notation=notation_like,
+        at_least=st.one_of(st.none(), st.integers(-(2**70), 2**70).map(str), st.text(max_size=8)),
+        bands=st.sampled_from(["", "pbta", "x"]),
+        htmx=st.booleans(),
+    )
+    def run(notation, at_least, bands, htmx) -> None:
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        query = {"notation": notation, "bands": bands}
+        if at_least is not None:
+            query["at_least"] = at_least
+        with transaction.atomic():
+            odds = client.get(odds_url, query, **headers)
+            assert odds.status_code in (200, 400), (odds.status_code, odds.content[:300])
+            if not htmx:
+                body = odds.json()
+                assert body.get("detail") if odds.status_code == 400 else "min" in body
+            roll = client.post(roll_url, {"notation": notation}, **headers)
+            assert roll.status_code in (200, 302, 400), (roll.status_code, roll.content[:300])
+            if roll.status_code == 400:
+                assert roll.content.strip()
+            transaction.set_rollback(True)
+
+    run()
+
+
+# --- move parameters for every ruleset -----------------------------------------------------------
+
+
+def _param_strategy(spec: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Declared parameter names with wild values, plus unknown and reserved names."""
+    declared = list(spec.get("params", {}))
+    names = st.one_of(
+        st.sampled_from(declared) if declared else st.nothing(),
+        st.sampled_from(["move", "state", "dice", "settings", "choices", "target", "__class__"]),
+        st.text(max_size=12),
+    )
+    return st.dictionaries(names, json_value, max_size=6)
+
+
+@pytest.mark.parametrize("ruleset", RULESET_KEYS)
+def test_moves_answer_random_params_with_an_outcome_or_a_clear_400(world: World, db, ruleset):
+    campaign = world.campaigns[ruleset]
+    moves = get_ruleset(ruleset).describe()["moves"]
+    sheets = list(Character.objects.filter(campaign=campaign).values_list("pk", flat=True))
+    clients = {role: world.client(role) for role in ("referee", "player")}
+
+    @fuzz_settings(40)
+    @given(data=st.data())
+    def run(data) -> None:
+        spec = data.draw(st.sampled_from(moves), label="move")
+        move = spec["key"] if data.draw(st.integers(0, 9)) else data.draw(st.from_regex(r"\A[-a-z_0-9]{1,20}\Z"))
+        params = data.draw(st.one_of(_param_strategy(spec), json_value), label="params")
+        target_id = data.draw(st.one_of(st.none(), st.sampled_from(sheets), st.integers(-3, 2**40)))
+        cid = data.draw(st.sampled_from(sheets), label="sheet")
+        role = data.draw(st.sampled_from(sorted(clients)), label="role")
+        body: dict[str, Any] = {"params": params}
+        if target_id is not None:
+            body["target_id"] = target_id
+        with transaction.atomic():
+            before = _sheet_versions(campaign)
+            events = TableEvent.objects.filter(campaign=campaign).count()
+            response = clients[role].post(f"/api/characters/{cid}/moves/{move}/", body, format="json")
+            assert response.status_code in (201, 400, 403, 404, 409), (
+                response.status_code,
+                response.content[:500],
+            )
+            if response.status_code == 201:
+                assert "outcome" in response.json()
+            else:
+                payload = response.json()
+                assert payload and _messages(payload), payload
+                assert _sheet_versions(campaign) == before  # a refusal changes nothing
+                assert TableEvent.objects.filter(campaign=campaign).count() == events
+            odds = clients[role].get(
+                f"/api/characters/{cid}/moves/{move}/odds/",
+                {"params": json.dumps(params) if data.draw(st.booleans()) else str(params)},
+            )
+            assert odds.status_code in (200, 400, 403, 404), (odds.status_code, odds.content[:500])
+            transaction.set_rollback(True)
+
+    run()
+
+
+def _sheet_versions(campaign) -> list[tuple[int, int]]:
+    return sorted(
+        Character.objects.filter(campaign=campaign).values_list("pk", "version")
+    ) + [(-1, CharacterChange.objects.filter(character__campaign=campaign).count())]
+
+
+def _messages(payload: Any) -> list[str]:
+    """Every message string in an error body (DRF nests them in lists and dicts)."""
+    if isinstance(payload, str):
+        return [payload] if payload.strip() else []
+    if isinstance(payload, list):
+        return [m for item in payload for m in _messages(item)]
+    if isinstance(payload, dict):
+        return [m for key, item in payload.items() if key != "code" for m in _messages(item)]
+    return []
+
+
+@pytest.mark.parametrize("ruleset", ["savage_worlds", "tales"])
+def test_table_moves_answer_random_params(world: World, db, ruleset):
+    """The campaign-level moves (deck, battle) take the same kind of free parameters."""
+    campaign = world.campaigns[ruleset]
+    client = world.client("referee")
+    keys = ["start_session", "end_session", "start_combat", "deal_round", "end_combat",
+            "adjust_pool", "surprise", "tactics", "initiative", "next_side", "reset_battle"]  # fmt: skip
+
+    @fuzz_settings(40)
+    @given(move=st.sampled_from(keys), params=json_value, version=st.one_of(st.none(), json_value))
+    def run(move, params, version) -> None:
+        body = {"params": params}
+        if version is not None:
+            body["version"] = version
+        with transaction.atomic():
+            response = client.post(
+                f"/api/campaigns/{campaign.pk}/table-moves/{move}/", body, format="json"
+            )
+            assert response.status_code in (200, 400, 403, 404, 409), (
+                response.status_code,
+                response.content[:500],
+            )
+            if response.status_code >= 400:
+                assert _messages(response.json())
+            transaction.set_rollback(True)
+
+    run()
+
+
+# --- JSON nested deeper than the parser's recursion limit ----------------------------------------
+
+
+def _nested(depth: int) -> str:
+    return '{"params": ' + "[" * depth + "]" * depth + "}"
+
+
+@pytest.mark.parametrize("depth", [100, 5_000, 50_000])
+def test_deeply_nested_json_bodies_are_a_400(world: World, db, depth):
+    """``json.loads`` raises RecursionError (not ValueError) past ~1000 levels: every JSON
+    entry point must turn that into a 400, not a server error."""
+    dw = world.campaigns["dungeon_world"]
+    pc = Character.objects.filter(campaign=dw, owner=world.users["player"]).first()
+    client = world.client("player")
+    text = _nested(depth)
+    posts = [
+        f"/api/characters/{pc.pk}/moves/hack_and_slash/",
+        f"/api/campaigns/{dw.pk}/rolls/",
+        f"/api/campaigns/{dw.pk}/characters/import/",
+    ]
+    for url in posts:
+        response = client.post(url, text, content_type="application/json")
+        assert response.status_code == 400, (url, response.status_code, response.content[:300])
+        assert _messages(response.json())
+    odds = client.get(
+        f"/api/characters/{pc.pk}/moves/hack_and_slash/odds/", {"params": "[" * depth}
+    )
+    assert odds.status_code == 400 and _messages(odds.json())
+    referee = world.client("referee")
+    tables = f"/api/campaigns/{dw.pk}/prep/tables/import/"
+    for request in (
+        {"data": text, "content_type": "application/json"},
+        {"data": {"file": SimpleUploadedFile("t.json", ("[" * depth).encode())}},
+    ):
+        imported = referee.post(tables, **request)
+        assert imported.status_code == 400, imported.content[:300]
+        assert _messages(imported.json())

@@ -1,0 +1,201 @@
+"""When PostgreSQL or Redis is unreachable, say so: a 503 with a message, not a 500.
+
+An outage is not a bug, and the answer should tell the browser or the script to try again
+shortly (``Retry-After``) rather than show a server-error page. ``is_unavailable`` decides
+which exceptions mean "a service we depend on is down or restarting"; the middleware turns
+them into 503 answers (JSON under /api/, an htmx fragment, or a small page), and the table
+socket turns them into an ``unavailable`` error frame (vtt/table/consumers.py).
+
+Exceptions in a view reach ``process_exception``. Exceptions in other middleware (the
+session or the user are loaded lazily, often first by a middleware) are turned into a 500
+response by Django before an outer middleware sees them, so a ``got_request_exception``
+receiver marks the request and the middleware, placed first, swaps that 500 for the 503.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.signals import got_request_exception
+from django.db import InterfaceError as DjangoInterfaceError
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 5
+# PostgreSQL error classes that mean "the server is going away or cannot take you now":
+# 08 connection exception, 57P01-57P03 shutdown/starting, 53300 too many connections.
+_SQLSTATE_UNAVAILABLE = ("08", "57P01", "57P02", "57P03", "53300")
+_last_warning = 0.0
+
+
+def is_unavailable(exc: BaseException | None) -> bool:
+    """True when ``exc`` (or what caused it) means PostgreSQL or Redis cannot be reached."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if _unavailable(exc):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+def _unavailable(exc: BaseException) -> bool:
+    if isinstance(exc, DjangoInterfaceError):
+        return True  # Django's "connection already closed"
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:  # SQLite-only installs
+        psycopg = psycopg_pool = None
+    if psycopg is not None:
+        if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.InterfaceError):
+            return True
+        if isinstance(exc, psycopg.OperationalError):
+            state = getattr(exc, "sqlstate", None)
+            # No SQLSTATE: the client could not connect or lost the connection.
+            return state is None or state.startswith(_SQLSTATE_UNAVAILABLE)
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:
+        return False
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
+        return True
+    return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
+
+
+def warn(what: str, exc: BaseException) -> None:
+    """One log line per 10 s, not a traceback per request, while a service is down."""
+    global _last_warning
+    now = time.monotonic()
+    if now - _last_warning > 10:
+        _last_warning = now
+        log.warning("%s: a service is unavailable: %s: %s", what, type(exc).__name__, exc)
+
+
+def unavailable_response(request: HttpRequest) -> HttpResponse:
+    """A 503 in the form the caller reads: JSON for the API, a fragment for htmx, a page."""
+    # The saved language needs the user row; the cookie is what is left during an outage.
+    language = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if language not in {code for code, _name in settings.LANGUAGES}:
+        language = settings.LANGUAGE_CODE
+    with translation.override(language):
+        message = _(
+            "The table is briefly unavailable (the database or Redis is restarting). "
+            "Try again in a few seconds."
+        )
+        return _respond(request, message)
+
+
+def _respond(request: HttpRequest, message: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"detail": message, "code": "unavailable", "retry_after": RETRY_AFTER_SECONDS},
+            status=503,
+        )
+    elif request.headers.get("HX-Request"):
+        response = HttpResponse(
+            render_to_string("partials/error.html", {"error": {"message": message}}), status=503
+        )
+        response["HX-Retarget"] = "#htmx-errors"
+        response["HX-Reswap"] = "innerHTML"
+    else:
+        # No request context: the context processors would read the user (the database).
+        response = HttpResponse(render_to_string("503.html", {"message": message}), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+class OutageMiddleware:
+    """First in MIDDLEWARE: a database or Redis outage anywhere in a request becomes a 503."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 500 and getattr(request, "_vtt_outage", False):
+            return unavailable_response(request)
+        return response
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if not is_unavailable(exc):
+            return None
+        warn(request.path, exc)
+        return unavailable_response(request)
+
+
+@receiver(got_request_exception)
+def _mark_outage(sender, request: HttpRequest | None = None, **kwargs) -> None:
+    exc = sys.exc_info()[1]
+    if request is not None and is_unavailable(exc):
+        request._vtt_outage = True
+
+
+UNAVAILABLE_FRAME = json.dumps(
+    {
+        "type": "error",
+        "code": "unavailable",
+        "message": "The table is briefly unavailable (the database or Redis is restarting); "
+        "reconnect in a few seconds.",
+    }
+)
+CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the browser reconnects with back-off
+
+
+class SocketOutageGuard:
+    """ASGI middleware around the websocket stack: when PostgreSQL or Redis is unreachable
+    (loading the session, checking membership, the channel layer, a replay) the socket gets
+    an ``unavailable`` error frame and closes with 1013 instead of dying with 1011. The
+    browser reconnects with back-off and replays from its last sequence number."""
+
+    def __init__(self, inner: Callable) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "websocket":
+            return await self.inner(scope, receive, send)
+        state = {"connect_seen": False, "accepted": False, "closed": False}
+
+        async def tracking_receive() -> dict:
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                state["connect_seen"] = True
+            return message
+
+        async def tracking_send(message: dict) -> None:
+            if message["type"] == "websocket.accept":
+                state["accepted"] = True
+            elif message["type"] == "websocket.close":
+                state["closed"] = True
+            await send(message)
+
+        try:
+            return await self.inner(scope, tracking_receive, tracking_send)
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            warn("table socket", exc)
+            if state["closed"]:
+                return None
+            try:
+                if not state["accepted"]:
+                    if not state["connect_seen"]:
+                        await receive()  # the handshake's websocket.connect, already queued
+                    await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send", "text": UNAVAILABLE_FRAME})
+                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+            except Exception:  # the browser went away meanwhile
+                log.debug("could not tell a socket about the outage", exc_info=True)
+            return None
