@@ -35,7 +35,9 @@ def _clean_name(name: str) -> str:
 
 
 def _lock(campaign: Campaign) -> Campaign:
-    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+    """FOR NO KEY UPDATE: serialises campaign edits without blocking the key-share locks every
+    event insert takes on its campaign (a plain FOR UPDATE could deadlock with the log)."""
+    return Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
 
 
 @transaction.atomic
@@ -149,7 +151,11 @@ def invite_revoke(*, invite: Invite) -> Invite:
 @transaction.atomic
 def invite_accept(*, token: str, user: User) -> Membership:
     """Join through a link. Someone already in the campaign keeps their current role."""
-    invite = Invite.objects.select_for_update().select_related("campaign").filter(token=token)
+    invite = (
+        Invite.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .filter(token=token)
+    )
     invite = invite.first()
     if invite is None:
         raise Gone(_("Invite not found or revoked."), code="invite_not_found")

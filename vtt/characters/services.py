@@ -426,6 +426,29 @@ def _apply_outcome(
         actor=actor,
         visibility=visibility,
     )
+    if chooser == TARGET_CHOOSER and visibility == V.BLIND:
+        # a hidden creature's move still asks the target's player for a reaction: they get
+        # the choice alone, without the mover's name or roll
+        publish(
+            campaign=character.campaign_id,
+            kind="move.reaction",
+            payload={
+                "pending_id": follow.pk,
+                "chooser_id": target.owner_id,
+                "chooser_character_id": target.pk,
+                "character_name": target.name,
+                "move_name": _names(spec),
+                "outcome": {
+                    "options": public["options"],
+                    "pick": public["pick"],
+                    "chooser": TARGET_CHOOSER,
+                    "text": public["text"],
+                },
+            },
+            actor=actor,
+            visibility=V.WHISPER,
+            target=target.owner,
+        )
     table = _table(character.ruleset)
     injury = outcome.details.get("injury")
     if table is not None and isinstance(injury, dict):
@@ -480,8 +503,12 @@ def move_make(
         if table is not None
         else None
     )
+    # of=("self",): locking the campaign row too would deadlock against any event append
+    # (which holds the log cursor, then needs a key-share lock on the campaign for its FK).
     character = (
-        Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .get(pk=character.pk)
     )
     if spec.get("subject") == "npc" and character.kind != Kind.NPC:
         raise Invalid(_("This move is made on an NPC sheet."), code="npc_move")

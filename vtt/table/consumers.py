@@ -62,7 +62,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.ready = False
         self.buffer: list[dict[str, Any]] = []
-        self.cursor = 0
+        self.cursor = 0  # the last event of the log this socket has dealt with, seen or not
+        self.sent = 0  # the position the browser has: the last event or replay cursor sent
         self.presence_task: asyncio.Task | None = None
         self.group: str | None = None
         self.conn_id = secrets.token_hex(6)
@@ -176,6 +177,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 f'"events":[{",".join(frames)}]}}'
             )
             position = end
+            self.sent = max(self.sent, end)
             if done:
                 break
         self.cursor = max(self.cursor, upto)
@@ -205,7 +207,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if seq > self.cursor + 1:
             # The layer dropped or reordered something: the database has it.
             await self._replay(self.cursor, seq - 1)
-        prev = self.cursor
         self.cursor = seq
         if can_see(
             visibility=message["visibility"],
@@ -214,6 +215,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             user_id=self.user_id,
             role=self.role,
         ):
+            # prev is what this browser last got, not the log's previous event: an event it
+            # may not see is no gap, and must not cost it a replay.
+            prev, self.sent = self.sent, seq
             await self.send(
                 text_data=f'{{"type":"event","prev":{prev},"event":{message["frame"]}}}'
             )

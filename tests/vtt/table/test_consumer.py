@@ -258,3 +258,27 @@ async def test_presence_join_and_leave(table):
     left = await next_of(gm, "presence")
     assert left["op"] == "leave" and left["user"]["id"] == table.player.pk
     await gm.disconnect()
+
+
+async def test_events_a_player_may_not_see_leave_no_gap_in_prev(table):
+    """``prev`` is the browser's own position: a referee-only event in between must not look
+    like a missed event (which would cost every player a replay after each one)."""
+    pc = await connect(table.player, table.campaign.pk)
+    start = (await hello(pc))["cursor"]
+    for _ in range(2):  # referee-only events (as a token's referee copy is)
+        await sync_to_async(services.publish)(
+            campaign=table.campaign,
+            kind="note",
+            payload={"text": "секрет"},
+            actor=table.referee,
+            visibility=V.REFEREE,
+        )
+    public, _ = await roll(table, table.referee)
+    frame = await next_of(pc, "event")
+    assert frame["event"]["payload"]["roll_id"] == public.pk
+    assert frame["prev"] == start  # the two hidden events are not a gap for this player
+    after, _ = await roll(table, table.player)
+    frame = await next_of(pc, "event")
+    assert frame["event"]["payload"]["roll_id"] == after.pk
+    assert frame["prev"] == frame["event"]["seq"] - 1
+    await pc.disconnect()
