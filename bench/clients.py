@@ -3,11 +3,11 @@
 Each client connects with a session cookie and the Origin header, waits for ``welcome``,
 sends ``hello`` and waits for the ``replay``; then it records the wall-clock arrival time of
 every live event by its label, and follows the protocol's ``prev`` chain as the browser does
-(static/js/socket.js): a frame whose ``prev`` is ahead of the client's position means events
-were skipped, so the client asks for a ``replay`` and applies the event from it (counted as a
-gap replay: with the server as it is, every event a user may not see, such as the referee's
-copy of a token move, costs the players' sockets one); a seq at or below the position is a
-duplicate, a ``prev`` behind it an order error.
+(static/js/socket.js, table.js): a frame whose ``prev`` is ahead of the client's position, or
+a replay that starts past it, means events were skipped, so the client asks for a ``replay``
+and applies the events from it (counted as gap replays: with the server as it is, every event a
+user may not see, such as the referee's copy of a token move, costs the players' sockets one);
+a seq at or below the position is a duplicate, a ``prev`` behind it an order error.
 
 Labels: a roll's ``label``; ``mv<character>#<n>`` for the n-th ``move`` event of a character
 (from 0); ``tok<token>@<col>,<row>`` for the players' copy of a ``map.token`` event (the
@@ -167,7 +167,12 @@ class Run:
                     apply(event, now)
                 elif kind == "replay":
                     if frame["after"] > position:
-                        self.order_errors += 1  # it starts past what this client has
+                        # the server filled its own gap from (its cursor, ...], past what this
+                        # user has seen: ask for everything since the position (table.js)
+                        self.gap_replays += 1
+                        replay_pending = True
+                        await ws.send(json.dumps({"type": "replay", "since": position}))
+                        continue
                     for event in frame["events"]:
                         if event["seq"] <= position:
                             continue  # a gap replay repeats what was applied: not a duplicate

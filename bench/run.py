@@ -208,7 +208,7 @@ def redis_cleanup(url: str, prefix: str) -> int:
 
 # What kombu keeps in the broker's DB for the default queue (``celery``) and its bookkeeping:
 # the bench's worker and daphne share the bench's own Redis DB number, so these are the bench's.
-CELERY_KEYS = ("celery", "unacked", "unacked_index", "unacked_mutex", "_kombu.binding.*")
+CELERY_KEYS = ("celery", "unacked", "unacked_index", "unacked_mutex", "_kombu.binding*")
 
 
 def celery_cleanup(url: str) -> int:
@@ -755,7 +755,8 @@ def main(argv: list[str] | None = None) -> int:
                 "--map-size",
                 str(args.map_size),
                 "--map-tokens",
-                str(args.map_tokens if uses(args, "token") else 0),
+                # the rollers' own tokens at least: they are the ones that move
+                str(max(args.map_tokens, rollers) if uses(args, "token") else 0),
                 "--out",
                 str(plan_path),
             ]

@@ -24,7 +24,7 @@ if settings.EMBEDDED_WORKER:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # An outage of PostgreSQL or Redis: an error frame and close 1013, not a dead socket.
+        # An outage of PostgreSQL or Redis: an error frame and close 4503, not a dead socket.
         "websocket": AllowedHostsOriginValidator(
             SocketOutageGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),

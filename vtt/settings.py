@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Loads the user while a database outage can still be answered with a 503 (vtt/core/outage.py).
+    "vtt.core.outage.UserOutageMiddleware",
     "vtt.accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -128,6 +130,11 @@ if _db["ENGINE"] == "django.db.backends.postgresql":
         "min_size": env.int("DB_POOL_MIN", default=2),
         "max_size": env.int("DB_POOL_MAX", default=20),
         "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        # psycopg retries a failed connection with doubling delays (1, 2, 4 … s) until this
+        # many seconds pass, then starts afresh on the next request. Its default (300 s) let
+        # the delay grow past 30 s in an outage, so requests kept failing long after
+        # PostgreSQL was back; 5 s keeps recovery within about two seconds.
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=5.0),
     }
 elif _db["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers and one writer work at once; IMMEDIATE takes the write lock up front
@@ -180,6 +187,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost/")
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # kombu's Redis transport with a fix that keeps workers alive through a Redis restart.
+    CELERY_BROKER_TRANSPORT = "vtt.core.broker:Transport"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -275,6 +285,12 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    # DRF's JSON parser with a nesting limit (vtt/core/jsonsafe.py): deep JSON is a 400.
+    "DEFAULT_PARSER_CLASSES": [
+        "vtt.core.jsonsafe.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "vtt.core.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login": "10/min"},

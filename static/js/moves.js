@@ -346,6 +346,31 @@
     return li;
   };
 
+  /* A reaction offered to this player by a creature they cannot see (a whisper). */
+  T.renderers["move.reaction"] = function (ev, api) {
+    var p = ev.payload || {};
+    var o = p.outcome || {};
+    var li = api.entryShell(ev, "move", "reaction");
+    li.setAttribute("data-pending-id", String(p.pending_id));
+    li.appendChild(h("div", { "class": "move-what" }, [
+      h("span", { "class": "move-char", text: p.character_name || "" }),
+      h("span", { "class": "move-name", text: tr(p.move_name) }),
+    ]));
+    if (o.text) li.appendChild(h("p", { "class": "outcome-text", text: tr(o.text) }));
+    if (resolved.has(p.pending_id)) {
+      li.classList.add("is-resolved");
+      li.appendChild(h("p", { "class": "resolved-mark", text: "✓ " + L.resolved }));
+      return li;
+    }
+    li.appendChild(choiceNode({
+      options: o.options, pick: o.pick, chooser: "target", csrf: table.csrf,
+      mine: table.canPlay && isChooser("target", null, table.me, table.isReferee, p.chooser_id),
+      url: L.choose_url.replace("{id}", p.chooser_character_id).replace("{pid}", p.pending_id),
+      onGone: function () { resolved.add(p.pending_id); markResolved(p.pending_id); },
+    }));
+    return li;
+  };
+
   /* The travel day (Crows): one line per step, from the copy meant for this viewer (the
    * referee's copy carries the secret rolls; players get theirs without them). */
   T.renderers.travel = function (ev, api) {

@@ -148,32 +148,49 @@ def test_kill_a_web_process_mid_stream(stack):
 
 
 def test_restart_redis(stack):
+    """Redis runs without persistence here: a restart loses the channel layer's groups, the
+    cache (rate limits, socket slots) and the Celery queue with the clock's ETA task."""
     a, b = stack.web("web-c"), stack.web("web-d")
     a.start()
     b.start()
-    cid = stack.campaign(1)["id"]
+    worker = stack.worker("worker-redis")
+    worker.start()
+    campaign = stack.campaign(1)
+    cid = campaign["id"]
+    gm = campaign["members"][0]["token"]
     clients = _clients(stack, 1, [a, b], per_member=2 if FULL else 1)
     rollers = _rollers(stack, 1, [a, b], 5 if FULL else 3)
-    outages = [(2.0, 1.0)] if not FULL else [(4, 1.0), (16, 3.0), (30, 0.2), (42, 5.0)]
-    stream_seconds = 8.0 if not FULL else 55.0
+    outages = [(3.0, 1.0)] if not FULL else [(4, 1.0), (16, 3.0), (30, 0.2), (42, 5.0)]
+    stream_seconds = 9.0 if not FULL else 55.0
+    turn_seconds = 2
+    windows: list[tuple[datetime, datetime]] = []
 
-    async def scenario() -> tuple[int, list[float], int]:
+    async def scenario() -> tuple[int, list[float]]:
         for c in clients:
             c.start()
         assert await wait_for(lambda: all(c.ready.is_set() for c in clients), 30)
+        await _thread(
+            _clock,
+            a.base,
+            gm,
+            cid,
+            action="configure",
+            length_seconds=turn_seconds,
+            public_encounters=True,
+        )
+        await _thread(_clock, a.base, gm, cid, action="start", dungeon="Склеп")
         stop = asyncio.Event()
         resumed: list[float] = []
-        during_gap = 0
         async with httpx.AsyncClient() as http:
             rolling = asyncio.create_task(_stream(rollers, http, stop))
             started = time.monotonic()
             for at, gap in outages:
                 await asyncio.sleep(max(0.0, started + at - time.monotonic()))
                 await _thread(stack.redis.kill)
-                before = sum(len(r.keys) for r in rollers)
+                gone = datetime.now(UTC)
                 await asyncio.sleep(gap)
-                during_gap += sum(len(r.keys) for r in rollers) - before
                 await _thread(stack.redis.start)
+                windows.append((gone, datetime.now(UTC)))
                 back = time.monotonic()
                 # resumed: every client is connected again and has applied an event that was
                 # published after Redis came back
@@ -186,24 +203,44 @@ def test_restart_redis(stack):
             await asyncio.sleep(max(0.0, started + stream_seconds - time.monotonic()))
             stop.set()
             await rolling
+        await _thread(_clock, b.base, gm, cid, action="stop")
         head = await _caught_up(stack, clients, cid, 30)
         for c in clients:
             await c.stop()
-        return head, resumed, during_gap
+        return head, resumed
 
     try:
-        head, resumed, during_gap = asyncio.run(scenario())
+        head, resumed = asyncio.run(scenario())
         checked = _check_log(stack, clients, cid)
     finally:
         a.stop()
         b.stop()
+        worker.stop()
     keys = sum(len(r.keys) for r in rollers)
     assert stack.rolls(cid) == keys
     assert max(resumed) < 5, resumed
+    during = sum(
+        stack.sql(
+            "SELECT count(*) FROM table_tableevent WHERE campaign_id = %s "
+            "AND created_at BETWEEN %s AND %s",
+            cid,
+            gone,
+            back,
+        )[0][0]
+        for gone, back in windows
+    )
+    # the clock kept going: every turn ended once, none waited long for its lost ETA task
+    ended = stack.turns_ended(cid)
+    assert ended == list(range(1, len(ended) + 1)), ended
+    assert len(ended) >= stream_seconds // turn_seconds - 2, ended
+    late = _lateness(stack, cid)
+    assert max(late.values()) < 5, late
     figure(
         f"restart Redis: {len(outages)} restarts, {len(clients)} sockets on 2 processes, "
-        f"{head} events ({during_gap} rolls posted while Redis was down), {checked} deliveries "
-        f"checked, 0 lost, 0 duplicated; table resumed after Redis was back in {spread(resumed)}"
+        f"{head} events ({during} published while Redis was down), {checked} deliveries "
+        f"checked, 0 lost, 0 duplicated; table resumed after Redis was back in "
+        f"{spread(resumed)}; dungeon turns {ended[0]}..{ended[-1]} each ended once, "
+        f"at most {max(late.values()):.2f}s after the deadline"
     )
 
 
@@ -377,8 +414,13 @@ def test_stop_postgres(stack):
             await clients[0].send({"type": "replay", "since": 0})
             assert await wait_for(lambda: len(clients[0].errors) > errors_before, 30)
             assert clients[0].errors[-1]["code"] == "unavailable", clients[0].errors[-1]
-            # and so does a socket that connects while the database is down
-            assert await wait_for(lambda: any(c.errors for c in clients[1:]), 30)
+            # ... and closes with 4503, so the client reconnects; while the database is down,
+            # each new socket gets the same error frame and close (sockets that need nothing
+            # from the database meanwhile stay open)
+            assert await wait_for(lambda: 4503 in clients[0].close_codes, 15)
+            assert await wait_for(lambda: len(clients[0].errors) > errors_before + 1, 30)
+            assert clients[0].close_codes.count(4503) >= 2, clients[0].close_codes
+            assert all(c.ready.is_set() for c in clients[1:])
             await asyncio.sleep(max(0.0, down + outage - time.monotonic()))
             await _thread(stack.pg.start)
             back = time.monotonic()

@@ -8,6 +8,7 @@ the browser and HTTP, like users do.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import uuid
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e import leakscan
 from tests.integration.procs import BIN, ROOT, child_env, daphne, poll, process
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -31,6 +33,11 @@ CHROMIUM_ARGS = [
 ]
 DEMO_PASSWORD = "demo-vtt-2026"
 ARTIFACTS = ROOT / "test-results"
+# What each test's browsers received, one gzipped JSON-lines file per test (tests/e2e/leakscan.py).
+LEAK_RECORDS = ARTIFACTS / "leak-scan"
+# Browser contexts of the running test by id, with what they receive; markers a test adds.
+_RECORDERS: dict[int, leakscan.Recorder] = {}
+_EXTRA_SECRETS: list[leakscan.Secret] = []
 
 
 def pytest_collection_modifyitems(items):
@@ -127,6 +134,9 @@ def new_page(browser, app_server, request):
     """Open a fresh browser context (its own cookies) and page; screenshots land in
     test-results/ when a test fails."""
     contexts = []
+    recorders: list[leakscan.Recorder] = []
+    _RECORDERS.clear()
+    _EXTRA_SECRETS.clear()
 
     def _open(*, viewport=None):
         context = browser.new_context(
@@ -134,7 +144,12 @@ def new_page(browser, app_server, request):
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        recorder = leakscan.Recorder(context, label=f"context {len(contexts)}")
+        recorders.append(recorder)
+        _RECORDERS[id(context)] = recorder
+        page = context.new_page()
+        recorder.watch(page)
+        return page
 
     yield _open
     failed = getattr(request.node, "rep_call", None) and request.node.rep_call.failed
@@ -144,6 +159,34 @@ def new_page(browser, app_server, request):
             for j, page in enumerate(context.pages):
                 page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{i}-{j}.png"))
         context.close()
+    _scan_after_test(request.node, recorders)
+
+
+def register_secret(marker: str, allowed: tuple[str, ...] = ()) -> None:
+    """A secret this test made (a tagged hidden name, an invite token...): the scan after the
+    test fails if it reached a non-referee other than the usernames in ``allowed``."""
+    _EXTRA_SECRETS.append(leakscan.Secret(marker, frozenset(allowed)))
+
+
+def recorder_of(page) -> leakscan.Recorder:
+    """What the page's browser context has received so far (pages, API calls, socket frames)."""
+    return _RECORDERS[id(page.context)]
+
+
+def _scan_after_test(node, recorders: list[leakscan.Recorder]) -> None:
+    """Issue 9: nothing the referee hides reaches a player's browser. Store what every
+    context received, then scan what the non-referee ones got (``VTT_LEAK_SCAN=0`` skips)."""
+    name = re.sub(r"[^\w.-]+", "_", node.nodeid.split("::", 1)[-1])[:120]
+    for i, recorder in enumerate(recorders):
+        recorder.dump(
+            LEAK_RECORDS / node.module.__name__.rsplit(".", 1)[-1] / f"{name}-{i}.jsonl.gz"
+        )
+    if os.environ.get("VTT_LEAK_SCAN") == "0":
+        return
+    report = leakscan.scan_all(recorders, leakscan.default_secrets() + _EXTRA_SECRETS)
+    node.user_properties.append(("leak_scan", report.summary()))
+    if report.leaks:
+        pytest.fail(leakscan.format_leaks(report), pytrace=False)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -159,6 +202,10 @@ def login(page, username: str, password: str = DEMO_PASSWORD) -> None:
     page.fill("input[name=password]", password)
     page.click("button[type=submit].primary")
     page.wait_for_url("**/campaigns/")
+    recorder = _RECORDERS.get(id(page.context))
+    if recorder is not None:  # from now on its items are this user's
+        me = page.request.get("/api/me/").json()
+        recorder.logged_in(username, me.get("id"))
 
 
-__all__ = ["login", "poll", "shutil"]
+__all__ = ["login", "poll", "recorder_of", "register_secret", "shutil"]

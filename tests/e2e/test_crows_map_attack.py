@@ -160,7 +160,7 @@ def test_a_ranged_attack_takes_cover_and_light_from_the_map_in_both_browsers(new
     attack = pc.locator("[data-map-info] .attack-start")
     expect(attack).to_have_text("Атаковать")
     attack.click()
-    expect(pc.locator("[data-map-info] .attack-hint")).to_contain_text("цель")
+    expect(pc.locator("[data-map-info] .attack-hint")).to_contain_text("фишку цели")
     click_cell(pc, 6, 2)
     weapon = pc.locator("[data-attack-weapon]")
     expect(weapon).to_have_value(f"bow-{tag}")

@@ -91,7 +91,7 @@ class TableClient:
                     url,
                     origin=base,
                     additional_headers={"Cookie": self.cookie},
-                    open_timeout=5,
+                    open_timeout=10,
                     close_timeout=2,
                     max_size=2**23,
                 ) as ws:

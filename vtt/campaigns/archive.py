@@ -1155,11 +1155,12 @@ class _Importer:
             if row.get("kind") == "roll.reveal" and isinstance(row.get("payload"), dict)
         }
         Roll = apps.get_model("table.roll")
+        hidden = [row for row in self.rows.get("table.roll", []) if row.get("commitment")]
+        new_ids = [self.ids["table.roll"][row["id"]] for row in hidden]
+        rolls = Roll.objects.select_related("actor").in_bulk(new_ids)
         changed = []
-        for row in self.rows.get("table.roll", []):
-            if not row.get("commitment"):
-                continue
-            roll = Roll.objects.select_related("actor").get(pk=self.ids["table.roll"][row["id"]])
+        for row, new_id in zip(hidden, new_ids, strict=True):
+            roll = rolls[new_id]
             preimage = reveals.get(row["id"])
             if isinstance(preimage, str):
                 new_preimage = self.refs.preimage(preimage)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
@@ -21,6 +19,7 @@ from vtt.campaigns.models import Role
 from vtt.characters import services
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
 from vtt.characters.visibility import can_see_full, public_state
+from vtt.core import jsonsafe
 from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
@@ -29,13 +28,20 @@ from vtt.permissions import Action, authorize, authorize_character
 MOVE_BUCKET = TokenBucket("move", burst=10, per_second=2)
 
 
-def outcome_for(outcome, membership, target: Character | None = None) -> dict:
+def outcome_for(
+    outcome, membership, target: Character | None = None, mover: Character | None = None
+) -> dict:
     """The outcome as the caller may see it. The referee gets everything; anyone else never
-    gets the stored step of a waiting choice (its parameters carry whole sheets) nor the
-    sheet of a target they may not see in full (an NPC's hit points)."""
+    gets the stored step of a waiting choice (its parameters carry whole sheets), the sheet
+    of a target they may not see in full (an NPC's hit points), nor the mover's sheet when
+    they answer another's move (a reaction to a hidden creature's attack)."""
     data = outcome.as_dict()
     if membership.role == Role.REFEREE:
         return data
+    if mover is not None and not can_see_full(
+        mover, user_id=membership.user_id, role=membership.role
+    ):
+        data["state"] = {}
     details = dict(data.get("details") or {})
     details.pop("pending", None)
     if target is None or not can_see_full(target, user_id=membership.user_id, role=membership.role):
@@ -272,7 +278,7 @@ class CharacterMoveOdds(APIView):
         character, _membership = authorize_character(request.user, cid, write=True)
         raw = request.query_params.get("params") or "{}"
         try:
-            params = json.loads(raw)
+            params = jsonsafe.loads(raw)
         except ValueError:
             raise Invalid("params must be JSON", fields={"params": ["JSON"]}) from None
         if not isinstance(params, dict):
@@ -295,19 +301,15 @@ class PendingList(APIView):
         """What this sheet waits for: its moves' choices and the reactions its player may
         make (`reaction: true`); `mine` says whether the caller answers it."""
         character, membership = authorize_character(request.user, cid)
-        rows = [
-            p
-            for p in _pending_for(character)
-            if p.character_id == character.pk
-            or not p.character.hidden
-            or membership.role == Role.REFEREE
-        ]
+        referee = membership.role == Role.REFEREE
+        rows = list(_pending_for(character))
         return Response(
             [
                 {
                     "id": p.pk,
                     "move": p.move,
-                    "character_id": p.character_id,
+                    # a hidden creature's reaction prompt does not name the creature
+                    "character_id": p.character_id if referee or not p.character.hidden else None,
                     "chooser": p.chooser,
                     "reaction": p.chooser == services.TARGET_CHOOSER,
                     "mine": services.may_choose(p, user_id=request.user.pk, role=membership.role),
@@ -340,9 +342,10 @@ class PendingChoose(APIView):
         )
         character.refresh_from_db()
         target = Character.objects.filter(pk=pending.target_id).first()
+        mover = Character.objects.filter(pk=pending.character_id).first()
         return Response(
             {
-                "outcome": outcome_for(outcome, membership, target),
+                "outcome": outcome_for(outcome, membership, target, mover),
                 "pending_id": follow.pk if follow else None,
                 "character": character_data(character, membership),
             }

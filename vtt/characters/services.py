@@ -27,6 +27,10 @@ EXPORT_VERSION = 1
 MAX_CHARACTERS = 500
 
 
+# Keyword names the server passes to a ruleset itself; a caller's move parameters may not use them.
+RESERVED_PARAMS = frozenset({"move", "state", "dice", "settings", "choices"})
+
+
 def _validate(character_or_ruleset: Character | str, kind: str, state: dict) -> dict:
     key = (
         character_or_ruleset
@@ -493,8 +497,11 @@ def move_make(
             code="routed_move",
         )
     params = dict(params or {})
-    if set(params) & {"move", "state", "dice", "settings", "choices"}:
+    if set(params) & RESERVED_PARAMS:
         raise Invalid(_("Reserved parameter name."), code="bad_params")
+    if target_id is not None and target_id == character.pk:
+        # The sheet would be saved twice as two objects: both writes claim the same version.
+        raise Invalid(_("A move cannot target the sheet that makes it."), code="self_target")
     campaign = Campaign.objects.get(pk=character.campaign_id)
     table = _table(campaign.ruleset)
     # The table row (a benny pool) is locked before the sheet, as every benny path does.
@@ -619,7 +626,11 @@ def move_choose(
 
 
 def move_odds(character: Character, move: str, params: dict[str, Any]) -> dict[str, float]:
+    """Exact chances before rolling. ``params`` come from the caller: the names the server
+    passes itself are refused, as in ``move_make`` (they used to collide: a 500)."""
     _move_spec(character.ruleset, move)
+    if set(params) & RESERVED_PARAMS:
+        raise Invalid(_("Reserved parameter name."), code="bad_params")
     try:
         return get_ruleset(character.ruleset).odds(
             move,
@@ -629,8 +640,6 @@ def move_odds(character: Character, move: str, params: dict[str, Any]) -> dict[s
         )
     except RulesError as exc:
         raise invalid_from_rules(exc, code="move_refused") from exc
-    except TypeError:
-        return get_ruleset(character.ruleset).odds(move, copy.deepcopy(character.state), **params)
 
 
 def record_procedure_result(character: Character, new_state: dict, *, reason: str) -> None:

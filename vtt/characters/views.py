@@ -31,6 +31,7 @@ from vtt.characters import services
 from vtt.characters.api import character_data
 from vtt.characters.models import Character, Kind
 from vtt.characters.visibility import can_edit, can_see_full, public_state
+from vtt.core import jsonsafe
 from vtt.core.errors import Invalid, ServiceError
 from vtt.permissions import Action, authorize, authorize_character, can
 from vtt.table.models import EventCursor
@@ -419,7 +420,7 @@ def character_import(request: HttpRequest, pk: int) -> HttpResponse:
             if upload.size > IMPORT_MAX_BYTES:
                 raise Invalid(_("The file is too large (at most 512 KB)."), code="too_large")
             try:
-                data = json.loads(upload.read().decode("utf-8"))
+                data = jsonsafe.loads(upload.read().decode("utf-8"))
             except (UnicodeDecodeError, ValueError):
                 raise Invalid(_("This is not a JSON file."), code="bad_json") from None
             character = services.character_import(

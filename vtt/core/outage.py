@@ -14,10 +14,12 @@ receiver marks the request and the middleware, placed first, swaps that 500 for 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Callable
 
@@ -75,9 +77,81 @@ def _unavailable(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
 
 
+def _is_database_error(exc: BaseException | None) -> bool:
+    seen = 0
+    while exc is not None and seen < 10:
+        module = type(exc).__module__
+        if module.startswith(("psycopg", "django.db")):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+class DatabaseBreaker:
+    """Answer at once while PostgreSQL is known to be down.
+
+    Without it every request waits the pool's timeout (DB_POOL_TIMEOUT, 10 s) before its 503,
+    holding a thread, and every reconnecting socket as long (longer than some clients wait
+    for a handshake). Once an outage was seen, a plain connection attempt (libpq's shortest
+    timeout, 2 s) decides, at most once every half second per process; the first one that
+    succeeds closes the breaker, and requests use the pool again.
+    """
+
+    PROBE_EVERY = 0.5
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.tripped = False
+        self._down = False
+        self._checked_at = 0.0
+
+    def trip(self) -> None:
+        with self._lock:
+            self.tripped = self._down = True
+            self._checked_at = time.monotonic()
+
+    def is_down(self) -> bool:
+        if not self.tripped:
+            return False
+        with self._lock:
+            if time.monotonic() - self._checked_at >= self.PROBE_EVERY:
+                self._down = not _database_answers()
+                self._checked_at = time.monotonic()
+                self.tripped = self._down
+            return self._down
+
+
+def _database_answers() -> bool:
+    from django.db import connections
+
+    wrapper = connections["default"]
+    if wrapper.vendor != "postgresql":
+        return True
+    import psycopg
+
+    params = wrapper.get_connection_params()
+    params["connect_timeout"] = 2
+    try:
+        psycopg.connect(**params).close()
+    except psycopg.Error:
+        return False
+    return True
+
+
+BREAKER = DatabaseBreaker()
+
+
+class DatabaseDown(Exception):
+    """Raised instead of waiting for the pool while ``BREAKER`` says PostgreSQL is down."""
+
+
 def warn(what: str, exc: BaseException) -> None:
-    """One log line per 10 s, not a traceback per request, while a service is down."""
+    """Remember a database outage (``BREAKER``) and log one line per 10 s, not a traceback
+    per request, while a service is down."""
     global _last_warning
+    if _is_database_error(exc):
+        BREAKER.trip()
     now = time.monotonic()
     if now - _last_warning > 10:
         _last_warning = now
@@ -136,6 +210,30 @@ class OutageMiddleware:
         return unavailable_response(request)
 
 
+class UserOutageMiddleware:
+    """Right after AuthenticationMiddleware: load the session and the user here.
+
+    They load lazily, usually first inside another middleware, where Django turns an
+    exception into a 500 (with DEBUG, a debug page whose lazy values each wait for the
+    database again, for minutes). Loading them here answers an outage with a 503 at once.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path != "/healthz" and BREAKER.is_down():
+            return unavailable_response(request)
+        try:
+            _ = request.user.is_authenticated
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            warn(request.path, exc)
+            return unavailable_response(request)
+        return self.get_response(request)
+
+
 @receiver(got_request_exception)
 def _mark_outage(sender, request: HttpRequest | None = None, **kwargs) -> None:
     exc = sys.exc_info()[1]
@@ -151,13 +249,15 @@ UNAVAILABLE_FRAME = json.dumps(
         "reconnect in a few seconds.",
     }
 )
-CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the browser reconnects with back-off
+# "Try again later" (RFC 6455's 1013 is not a code daphne lets an application send): the
+# browser reconnects with its usual back-off.
+CLOSE_UNAVAILABLE = 4503
 
 
 class SocketOutageGuard:
     """ASGI middleware around the websocket stack: when PostgreSQL or Redis is unreachable
     (loading the session, checking membership, the channel layer, a replay) the socket gets
-    an ``unavailable`` error frame and closes with 1013 instead of dying with 1011. The
+    an ``unavailable`` error frame and closes with 4503 instead of dying with 1011. The
     browser reconnects with back-off and replays from its last sequence number."""
 
     def __init__(self, inner: Callable) -> None:
@@ -182,11 +282,14 @@ class SocketOutageGuard:
             await send(message)
 
         try:
+            if BREAKER.tripped and await asyncio.to_thread(BREAKER.is_down):
+                raise DatabaseDown("PostgreSQL is down (vtt.core.outage.BREAKER)")
             return await self.inner(scope, tracking_receive, tracking_send)
         except Exception as exc:
-            if not is_unavailable(exc):
+            if not (is_unavailable(exc) or isinstance(exc, DatabaseDown)):
                 raise
-            warn("table socket", exc)
+            if not isinstance(exc, DatabaseDown):
+                warn("table socket", exc)
             if state["closed"]:
                 return None
             try:
@@ -195,7 +298,7 @@ class SocketOutageGuard:
                         await receive()  # the handshake's websocket.connect, already queued
                     await send({"type": "websocket.accept"})
                 await send({"type": "websocket.send", "text": UNAVAILABLE_FRAME})
-                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+                await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
             except Exception:  # the browser went away meanwhile
                 log.debug("could not tell a socket about the outage", exc_info=True)
             return None

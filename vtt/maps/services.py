@@ -62,7 +62,7 @@ from vtt.maps.selectors import (
     token_visible,
 )
 from vtt.table.models import Visibility as V
-from vtt.table.services import publish
+from vtt.table.services import Draft, publish, publish_many
 
 MOVE_BUCKET = TokenBucket("map-move", burst=20, per_second=4)
 EDIT_BUCKET = TokenBucket("map-edit", burst=60, per_second=10)
@@ -87,24 +87,17 @@ def _publish(
     actor: User | None,
     referee: dict[str, Any] | None,
     players: dict[str, Any] | None,
+    players_kind: str | None = None,
 ) -> None:
-    """The referee's full copy (blind) and, for the active map, the players' copy."""
+    """The referee's full copy (blind) and, for the active map, the players' copy (of
+    ``players_kind`` if it differs), appended together under one lock of the log."""
+    drafts = []
     if referee is not None:
-        publish(
-            campaign=m.campaign_id,
-            kind=kind,
-            payload={"map_id": m.pk, **referee, "audience": "referee"},
-            actor=actor,
-            visibility=V.BLIND,
-        )
+        drafts.append(Draft(kind, {"map_id": m.pk, **referee, "audience": "referee"}, V.BLIND))
     if players is not None and m.active:
-        publish(
-            campaign=m.campaign_id,
-            kind=kind,
-            payload={"map_id": m.pk, **players, "audience": "players"},
-            actor=actor,
-            visibility=V.EVERYONE,
-        )
+        players = {"map_id": m.pk, **players, "audience": "players"}
+        drafts.append(Draft(players_kind or kind, players, V.EVERYONE))
+    publish_many(campaign=m.campaign_id, events=drafts, actor=actor)
 
 
 def _lock(m: Map) -> Map:
@@ -569,13 +562,13 @@ def _publish_token(m: Map, actor: User | None, token: Token, *, was_visible: boo
     now = token_visible(token, m, fog)
     urls = Urls(m)
     referee = {"token": token_data(token, m, referee=True, urls=urls), **extra}
-    _publish(m, "map.token", actor, referee, None)
     if now:
-        _publish(
-            m, "map.token", actor, None, {"token": token_data(token, m, referee=False, urls=urls)}
-        )
+        players = {"token": token_data(token, m, referee=False, urls=urls)}
+        _publish(m, "map.token", actor, referee, players)
     elif was_visible:
-        _publish(m, "map.token.gone", actor, None, {"token_id": token.pk})
+        _publish(m, "map.token", actor, referee, {"token_id": token.pk}, "map.token.gone")
+    else:
+        _publish(m, "map.token", actor, referee, None)
 
 
 def _locked_token(m: Map, token_id: int) -> Token:

@@ -247,9 +247,7 @@ def panel_context(
             "attack": reverse("api-map-attack", args=[campaign.pk, 999999999]).replace(
                 "999999999", "{id}"
             ),
-            "character": reverse("api-character", args=[999999999]).replace(
-                "999999999", "{id}"
-            ),
+            "character": reverse("api-character", args=[999999999]).replace("999999999", "{id}"),
         },
         "labels": js_labels(),
     }

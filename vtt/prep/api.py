@@ -18,7 +18,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from vtt.characters.api import character_data
 from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
+from vtt.core.jsonsafe import JSONParser
 from vtt.permissions import Action, authorize
 from vtt.prep import library, rolltables, selectors, services, transfer
 from vtt.prep.models import Dungeon, RandomTable, Room, RoomMonster, TableResult

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from pathlib import PurePath
 from typing import Any
@@ -31,6 +30,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from vtt.core import jsonsafe
 from vtt.core.errors import Invalid
 from vtt.prep.library import pick
 
@@ -107,7 +107,7 @@ def detect_format(filename: str | None, text: str) -> str:
 
 def parse_json(text: str, *, lang: str) -> list[Any]:
     try:
-        data = json.loads(text)
+        data = jsonsafe.loads(text)
     except ValueError as exc:
         line = getattr(exc, "lineno", 0)
         raise _bad(

@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
 
+from vtt.core import jsonsafe
 from vtt.core.outage import is_unavailable, warn
 from vtt.permissions import Action, can, membership_for
 from vtt.table.events import can_see, group_name, visible_events, wire
@@ -113,7 +114,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
             return
         try:
-            frame = json.loads(raw)
+            frame = jsonsafe.loads(raw)
         except ValueError:
             await self._error("bad_json", "The frame is not valid JSON.")
             return

@@ -7,6 +7,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -52,28 +53,61 @@ def publish(
     it reports commit or roll back together (a caller cannot swallow a failed append and commit
     the change without its event), and the two round trips a savepoint costs are saved.
     """
+    return publish_many(
+        campaign=campaign,
+        events=[Draft(kind, payload, visibility, target)],
+        actor=actor,
+    )[0]
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One event for ``publish_many``."""
+
+    kind: str
+    payload: dict[str, Any]
+    visibility: str = V.EVERYONE
+    target: User | None = None
+
+
+def publish_many(
+    *, campaign: Campaign | int, events: list[Draft], actor: User | None = None
+) -> list[TableEvent]:
+    """Append several events of one action (a token's referee and player copies) under one
+    cursor lock: consecutive sequence numbers, one insert, one cursor update."""
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
+    if not events:
+        return []
     with transaction.atomic(savepoint=False):
         last_seq, last_hash = _lock_cursor(campaign_id)
-        event = TableEvent(
-            campaign_id=campaign_id,
-            seq=last_seq + 1,
-            kind=kind,
-            payload=payload,
-            actor=actor,
-            visibility=visibility,
-            target=target,
-            created_at=timezone.now(),
-            prev_hash=last_hash,
-        )
-        event.hash = chain_hash(last_hash, hash_body(event))
-        event.save(force_insert=True)
+        rows: list[TableEvent] = []
+        now = timezone.now()
+        for draft in events:
+            event = TableEvent(
+                campaign_id=campaign_id,
+                seq=last_seq + 1,
+                kind=draft.kind,
+                payload=draft.payload,
+                actor=actor,
+                visibility=draft.visibility,
+                target=draft.target,
+                created_at=now,
+                prev_hash=last_hash,
+            )
+            event.hash = chain_hash(last_hash, hash_body(event))
+            last_seq, last_hash = event.seq, event.hash
+            rows.append(event)
+        if len(rows) == 1:
+            rows[0].save(force_insert=True)
+        else:
+            TableEvent.objects.bulk_create(rows)
         EventCursor.objects.filter(campaign_id=campaign_id).update(
-            last_seq=event.seq, last_hash=event.hash
+            last_seq=last_seq, last_hash=last_hash
         )
-        message = group_message(event, actor.display_name if actor else None)
-        transaction.on_commit(lambda: push(campaign_id, message))
-    return event
+        name = actor.display_name if actor else None
+        messages = [group_message(event, name) for event in rows]
+        transaction.on_commit(lambda: [push(campaign_id, m) for m in messages])
+    return rows
 
 
 def _lock_cursor(campaign_id: int) -> tuple[int, str]:

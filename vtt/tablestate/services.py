@@ -695,6 +695,27 @@ def _public_outcome(outcome: Outcome | None) -> dict[str, Any] | None:
     }
 
 
+def _players_outcome(ts: TableState, outcome: Outcome | None) -> dict[str, Any] | None:
+    """The outcome as players may read it. A deal's text lists every participant with its
+    card ("Round 1: c12 (A♥), x:ambush (7♣)."), hidden NPCs and hidden groups of extras
+    included, so the players' copy lists only those they may see, as their snapshot does."""
+    data = _public_outcome(outcome)
+    if data is None or outcome.move != "deal_round":
+        return data
+    dealt = (ts.meta or {}).get("dealt") or {}
+    hidden = {pid for pid, entry in dealt.items() if entry.get("hidden")}
+    order = outcome.details.get("initiative") or []
+    if not hidden or not any(entry["id"] in hidden for entry in order):
+        return data
+    shown = [entry for entry in order if entry["id"] not in hidden]
+    number = outcome.details.get("round")
+    text = {}
+    for lang, word in (("ru", "Раунд"), ("en", "Round")):
+        cards = ", ".join(f"{e['id']} ({e['label'][lang]})" for e in shown)
+        text[lang] = f"{word} {number}: {cards}." if cards else f"{word} {number}."
+    return {**data, "text": text}
+
+
 def _publish(
     ts: TableState,
     *,
@@ -727,14 +748,15 @@ def _publish(
             visibility=V.BLIND,
         )
         return
+    players_outcome = _players_outcome(ts, outcome)
     publish(
         campaign=ts.campaign_id,
         kind="tablestate",
-        payload={**payload, "snapshot": public, "log": True},
+        payload={**payload, "outcome": players_outcome, "snapshot": public, "log": True},
         actor=actor,
         visibility=V.EVERYONE,
     )
-    if full != public and not single:
+    if (full != public or players_outcome != payload["outcome"]) and not single:
         publish(
             campaign=ts.campaign_id,
             kind="tablestate",

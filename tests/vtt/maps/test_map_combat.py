@@ -385,3 +385,50 @@ def test_an_expertise_before_the_reaction_stays_the_attackers(crows, api_for):
     assert done.status_code == 200, done.content
     reaction = PendingMove.objects.get(pk=done.json()["pending_id"])
     assert reaction.chooser == "target" and reaction.target_id == crows.fighter.pk
+
+
+def test_a_hidden_creatures_miss_still_asks_the_target_player_alone(crows, api_for):
+    """A hidden NPC's move is the referee's business (blind), but the counterattack it opens
+    reaches Бран's player as a whisper, without the creature's name; he answers it from his
+    own sheet, which lists it."""
+    ref = crows.table.referee
+    lurker = character_services.character_create(
+        campaign=crows.campaign,
+        actor=ref,
+        role="referee",
+        name="Тень-в-углу",
+        kind="npc",
+        hidden=True,
+        state=sheet("Тень-в-углу", (SWORD, "hands:1"), kind="monster"),
+    )
+    _outcome, pending = character_services.move_make(
+        character=lurker,
+        actor=ref,
+        move="attack",
+        params={"weapon_id": "sword", "distance": 1},
+        target_id=crows.fighter.pk,
+        dice=ScriptedDice([2, 5]),  # 7 → T1: a miss, Бран may counterattack
+    )
+    assert pending.chooser == "target"
+    move = TableEvent.objects.filter(kind="move").last()
+    assert move.visibility == "blind"
+    whisper = TableEvent.objects.get(kind="move.reaction")
+    assert whisper.visibility == "whisper" and whisper.target_id == crows.table.other_player.pk
+    assert "Тень-в-углу" not in str(whisper.payload)
+    boris = api_for(crows.table.other_player)
+    seen = boris.get(f"/api/campaigns/{crows.campaign.pk}/events/?since=0&limit=500").json()
+    kinds = {e["seq"]: e["kind"] for e in seen["events"]}
+    assert whisper.seq in kinds and move.seq not in kinds
+    others = api_for(crows.table.player).get(
+        f"/api/campaigns/{crows.campaign.pk}/events/?since=0&limit=500"
+    )
+    assert whisper.seq not in {e["seq"] for e in others.json()["events"]}
+    listed = boris.get(f"/api/characters/{crows.fighter.pk}/pending/").json()
+    row = next(p for p in listed if p["id"] == pending.pk)
+    assert row["mine"] and row["character_id"] is None and "Тень" not in str(row)
+    url = f"/api/characters/{crows.fighter.pk}/pending/{pending.pk}/"
+    done = boris.post(url, {"choices": ["counterattack"]}, format="json")
+    assert done.status_code == 200, done.content
+    assert "Тень-в-углу" not in done.content.decode()
+    lurker.refresh_from_db()
+    assert lurker.version == 2  # the counterattack's damage went through the pipeline

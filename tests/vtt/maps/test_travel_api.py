@@ -393,7 +393,7 @@ async def test_the_players_socket_carries_nothing_secret(table):
     frames: list[dict[str, Any]] = []
     seen = 0
     while seen < last:  # every frame up to the last event this player may see
-        frame = await player.receive_json_from(timeout=5)
+        frame = await player.receive_json_from(timeout=10)
         frames.append(frame)
         if frame["type"] == "event":
             seen = frame["event"]["seq"]

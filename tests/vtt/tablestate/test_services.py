@@ -273,6 +273,34 @@ def test_named_groups_of_extras_get_one_card_and_can_be_hidden(sw, cast):
     assert ts.state["deck"]["dealt"] == [] and ts.meta["combat"] is False
 
 
+def test_the_players_deal_text_names_no_hidden_participant(sw, cast, api_for):
+    """The rules' deal text lists every participant and card ("Раунд 1: c12 (Джокер),
+    x:засада (7♣), ..."); a player's copy of the event must not name the hidden villain, the
+    hidden group nor their cards. The referee's blind copy keeps the whole text."""
+    a, b, _wolves, villain = cast
+    with ScriptedDice([], shuffles=[deck_with_top("KS", "KH", "RJ", "7C")]) as dice:
+        move(sw, "start_combat", dice=dice)
+    participants = [
+        {"character_id": a.pk},
+        {"character_id": b.pk},
+        {"character_id": villain.pk},
+        {"name": "Засада", "hidden": True},
+    ]
+    move(sw, "deal_round", {"participants": participants})
+    events = TableEvent.objects.filter(kind="tablestate", payload__action="deal_round")
+    public = next(e for e in events if e.visibility == "everyone")
+    full = next(e for e in events if e.visibility == "blind")
+    assert public.payload["outcome"]["text"] == {
+        "ru": f"Раунд 1: c{a.pk} (К♠), c{b.pk} (К♥).",
+        "en": f"Round 1: c{a.pk} (K♠), c{b.pk} (K♥).",
+    }
+    assert f"c{villain.pk}" in full.payload["outcome"]["text"]["ru"]
+    assert "x:засада" in full.payload["outcome"]["text"]["ru"]
+    url = f"/api/campaigns/{sw.campaign.pk}/events/?since=0&limit=1000"
+    blob = json.dumps(api_for(sw.player).get(url).json(), ensure_ascii=False).casefold()
+    assert "засада" not in blob and f"c{villain.pk} " not in blob and "джокер" not in blob
+
+
 def test_level_headed_draws_two_and_keeps_the_best(sw):
     cool = sw_character(
         sw,
