@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format venv messages bench bench-full clean
+.PHONY: run test lint format venv messages bench bench-full chaos clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m bench --tables $(TABLES) --clients $(CLIENTS) --duration $(DURATION) \
 		--rate $(RATE) $(BENCH_ARGS)
+
+## Faults, long version: kill -9 web processes and a Celery worker, restart Redis, stop
+## PostgreSQL, on private servers started for the run; prints the figures quoted in
+## docs/operations.md. The short version runs inside `make test`.
+chaos: $(STAMP)
+	VTT_CHAOS_FULL=1 $(BIN)/pytest tests/chaos -p no:cacheprovider $(PYTEST_ARGS)
 
 ## The full mixed load (issue 9): 200 tables × 6 clients for 5 minutes, rolls, sheet moves and
 ## token moves on 100×100 maps with 500 tokens, every table's dungeon clock running.

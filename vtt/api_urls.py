@@ -160,6 +160,16 @@ urlpatterns = [
         map_api.MapTravelStep.as_view(),
         name="api-map-travel-step",
     ),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/combat/",
+        map_api.MapCombat.as_view(),
+        name="api-map-combat",
+    ),
+    path(
+        "campaigns/<int:pk>/maps/<int:map_id>/combat/<slug:step>/",
+        map_api.MapCombatStep.as_view(),
+        name="api-map-combat-step",
+    ),
     path("campaigns/<int:pk>/maps/<int:map_id>/notes/", map_api.Notes.as_view()),
     path(
         "campaigns/<int:pk>/maps/<int:map_id>/notes/<int:note_id>/",

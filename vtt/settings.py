@@ -83,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Ids past the database's integer range in a URL are a 404, not a failed query.
+    "vtt.core.middleware.IdRangeMiddleware",
     "vtt.core.middleware.ServiceErrorMiddleware",
 ]
 

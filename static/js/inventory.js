@@ -195,40 +195,7 @@
   // ---- the server ----------------------------------------------------------------------------
 
   function request(method, url, body) {
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": config.csrf },
-    };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!response.ok) {
-          var error = new Error((data && (data.detail || firstFieldError(data))) || L.failed);
-          error.status = response.status;
-          error.data = data;
-          throw error;
-        }
-        return data;
-      });
-    }, function () {
-      var error = new Error(L.failed);
-      error.status = 0;
-      throw error;
-    });
-  }
-
-  function firstFieldError(data) {
-    var source = data.fields || data;
-    for (var key in source) {
-      if (Array.isArray(source[key]) && source[key].length) return source[key][0];
-    }
-    return null;
+    return window.VTTApi.request(method, url, body, { csrf: config.csrf, failed: L.failed });
   }
 
   /* One character action. Resolves with the outcome after the board shows the new sheet;

@@ -91,41 +91,9 @@
     return ownerId === me.id;
   }
 
+  /* api.js's call with this page's labels (read when called: init() may replace them). */
   function request(method, url, body, csrf) {
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": csrf || "" },
-    };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!response.ok) {
-          var error = new Error((data && (data.detail || firstError(data))) || L.failed);
-          error.status = response.status;
-          error.data = data;
-          throw error;
-        }
-        return data;
-      });
-    }, function () {
-      var error = new Error(L.failed);
-      error.status = 0;
-      throw error;
-    });
-  }
-
-  function firstError(data) {
-    var source = data.fields || data;
-    for (var key in source) {
-      if (Array.isArray(source[key]) && source[key].length) return source[key][0];
-    }
-    return null;
+    return window.VTTApi.request(method, url, body, { csrf: csrf, failed: L.failed });
   }
 
   /* The choice a pending move waits for. opts: {options, pick, chooser, mine, url, csrf,
@@ -382,6 +350,20 @@
     var li = api.entryShell(ev, "travel", "");
     li.setAttribute("data-travel-type", p.type || "");
     li.appendChild(h("div", { "class": "chat-text travel-text", text: text }));
+    return li;
+  };
+
+  /* Combat rounds on the battle map (Crows): one line per step, from this viewer's copy (a
+   * hidden creature's steps reach players without a text, so nothing is drawn for them). */
+  T.renderers.combat = function (ev, api) {
+    var p = ev.payload || {};
+    var audience = table.isReferee ? "referee" : "players";
+    if (p.audience && p.audience !== audience) return null;
+    var text = tr(p.text);
+    if (!text) return null;
+    var li = api.entryShell(ev, "combat", "");
+    li.setAttribute("data-combat-type", p.type || "");
+    li.appendChild(h("div", { "class": "chat-text combat-text", text: text }));
     return li;
   };
 

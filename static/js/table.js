@@ -105,35 +105,9 @@
     toastTimer = setTimeout(function () { toastNode.hidden = true; }, 6000);
   }
 
+  /* The page's API calls (api.js); a field error names its field. */
   function api(method, url, body) {
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": config.csrf },
-    };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!response.ok) {
-          var message = (data && (data.detail || firstFieldError(data))) || L.failed;
-          throw new Error(message);
-        }
-        return data;
-      });
-    }, function () { throw new Error(L.failed); });
-  }
-
-  function firstFieldError(data) {
-    var source = data.fields || data;
-    for (var key in source) {
-      if (Array.isArray(source[key]) && source[key].length) return key + ": " + source[key][0];
-    }
-    return null;
+    return window.VTTApi.request(method, url, body, { csrf: config.csrf, failed: L.failed, keyed: true });
   }
 
   // ---- the log -----------------------------------------------------------------------------

@@ -10,7 +10,6 @@ Damage outcome the player may answer ``["maim:<key>"]`` at any pending step inst
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any
 
 from systems.city_of_judas.moves import DS_TWO, MORTAL, MOVES, MOVES_BY_KEY, TD_OFFER
@@ -38,24 +37,23 @@ from systems.core.pbta import (
     offer,
     roll,
 )
-from systems.core.ruleset import RulesError, Ruleset
+from systems.core.rulekit import (
+    MoveCall,
+    MoveDispatch,
+    common_params,
+    describe_head,
+    describe_moves,
+    describe_settings,
+    split_call,
+)
 from systems.core.schema import MoveSpec, OptionSet, fail, validate
 
 SEED = "shared/seeds/002_d87999cfe335c954_city_of_judas.txt"
 MAIM_PREFIX = "maim:"
 
+_Call = MoveCall
 
-@dataclass
-class _Call:
-    spec: MoveSpec
-    state: dict[str, Any]
-    params: dict[str, Any]
-    dice: Dice | None
-    settings: dict[str, Any]
-
-
-def _err(path: str, ru: str, en: str) -> RulesError:
-    return fail(path, ru, en)
+_err = fail  # the rules' error: a field path and ru/en text
 
 
 def damage_through(
@@ -93,7 +91,7 @@ def clamp_change(value: int, delta: int, low: int, high: int) -> int:
     return min(new, max(value, high))
 
 
-class CityOfJudas(Ruleset):
+class CityOfJudas(MoveDispatch):
     """The damage chapter: Decisive Strike, Take Damage, maims, PvP conflict, one-roll rule."""
 
     key = "city_of_judas"
@@ -105,26 +103,18 @@ class CityOfJudas(Ruleset):
     def describe(self) -> dict[str, Any]:
         """Forms and help for every move, the sheet, the GM-character block and settings."""
         return {
-            "key": self.key,
-            "name": {"ru": self.name_ru, "en": self.name_en},
-            "seed": SEED,
+            **describe_head(self, SEED),
             "bands": list(BANDS),
             "npc_kinds": [
                 c.as_dict() | {"dice": 1 if c.key in ONE_DIE_KINDS else 2} for c in NPC_KINDS
             ],
             "sheet": SHEET.describe(),
             "npc": NPC.describe(),
-            "settings": SETTINGS.describe(),
-            "settings_defaults": SETTINGS.default_value(),
-            "moves": [m.describe() for m in MOVES if m.kind == "move"],
-            "actions": [m.describe() for m in MOVES if m.kind == "action"],
-            "common_params": {
-                "settings": {"ru": "Настройки кампании", "en": "Campaign settings"},
-                "choices": {
-                    "ru": "Сразу ответить на выбор хода",
-                    "en": "Answer the move's pending choice at once",
-                },
-            },
+            **describe_settings(SETTINGS),
+            **describe_moves(MOVES),
+            **common_params(
+                "Сразу ответить на выбор хода", "Answer the move's pending choice at once"
+            ),
         }
 
     def default_state(self) -> dict[str, Any]:
@@ -174,14 +164,6 @@ class CityOfJudas(Ruleset):
 
     # --- entry points --------------------------------------------------------------------
 
-    def resolve(self, move: str, state: dict[str, Any], *, dice: Dice, **params: Any) -> Outcome:
-        call = self._call(move, state, dice, params)
-        outcome = getattr(self, f"_do_{move}")(call)
-        choices = params.get("choices")
-        if choices is not None and outcome.pending:
-            outcome = self.apply_choice(outcome, list(choices), dice=dice)
-        return outcome
-
     def apply_choice(
         self, outcome: Outcome, choices: list[str], *, dice: Dice | None = None
     ) -> Outcome:
@@ -220,12 +202,9 @@ class CityOfJudas(Ruleset):
     # --- plumbing ------------------------------------------------------------------------
 
     def _call(self, move: str, state: dict[str, Any], dice: Dice | None, params: dict) -> _Call:
-        params = dict(params)
-        settings = self.clean_settings(params.pop("settings", None))
-        params.pop("choices", None)
-        spec = MOVES_BY_KEY.get(move)
-        if spec is None:
-            raise _err("move", f"Нет такого хода: {move}.", f"No such move: {move}.")
+        spec, settings, params = split_call(
+            move, params, clean_settings=self.clean_settings, moves_by_key=MOVES_BY_KEY
+        )
         clean = self.validate_npc(state) if spec.subject == "npc" else self.validate_state(state)
         return _Call(spec, clean, validate(spec.params, params), dice, settings)
 

@@ -8,6 +8,7 @@ and the maim list are not in the seed, so the sheet keeps them as editable lists
 
 from __future__ import annotations
 
+from systems.core.rulekit import settings_spec
 from systems.core.schema import (
     BoolField,
     Choice,
@@ -122,10 +123,8 @@ NPC = ObjectField(
     },
 )
 
-SETTINGS = ObjectField(
-    ru="Настройки кампании",
-    en="Campaign settings",
-    fields={
+SETTINGS = settings_spec(
+    {
         "one_roll_rule": BoolField(
             ru="Правило одного броска (объявите игрокам заранее)",
             en="One-roll rule (announce it to the players first)",
@@ -151,5 +150,5 @@ SETTINGS = ObjectField(
             help_ru="В тексте (L13) бб игнорирует значение брони; по умолчанию щит действует.",
             help_en="The seed (L13) says AP ignores armor; by default a shield still counts.",
         ),
-    },
+    }
 )

@@ -27,7 +27,15 @@ from systems.core.dice import Dice
 from systems.core.notation import NotationError, roll_notation
 from systems.core.outcome import Option, Outcome, Text
 from systems.core.pbta import check_choices
-from systems.core.ruleset import RulesError, Ruleset
+from systems.core.rulekit import (
+    MoveDispatch,
+    common_params,
+    describe_head,
+    describe_settings,
+    split_call,
+    unknown_move,
+)
+from systems.core.ruleset import RulesError
 from systems.core.schema import fail, validate
 from systems.crows import attacks, dungeon, rest
 from systems.crows import inventory as inv_rules
@@ -239,8 +247,7 @@ _Call = Call
 _Setup = Setup
 
 
-def _err(path: str, ru: str, en: str) -> RulesError:
-    return fail(path, ru, en)
+_err = fail  # the rules' error: a field path and ru/en text
 
 
 def _text(base: Text, *extra: Text) -> Text:
@@ -249,7 +256,7 @@ def _text(base: Text, *extra: Text) -> Text:
     )
 
 
-class Crows(CrowsB, Ruleset):
+class Crows(CrowsB, MoveDispatch):
     """Crows: checks, damage, conditions, wear dice, light, rest, slots, dungeon turns (part A);
     combat, movement, travel, the Miasma, spells, crafting and identification (part B)."""
 
@@ -262,9 +269,7 @@ class Crows(CrowsB, Ruleset):
     def describe(self) -> dict[str, Any]:
         """Everything a form, a help page or the timer task needs, from the rules' own data."""
         return {
-            "key": self.key,
-            "name": {"ru": self.name_ru, "en": self.name_en},
-            "seed": SEED,
+            **describe_head(self, SEED),
             "digest": DIGEST,
             "dice": "2d10",
             "bands": list(BANDS),
@@ -290,8 +295,7 @@ class Crows(CrowsB, Ruleset):
             "sheet": SHEET.describe(),
             "item": ITEM.describe(),
             "campaign": CAMPAIGN.describe(),
-            "settings": SETTINGS.describe(),
-            "settings_defaults": SETTINGS.default_value(),
+            **describe_settings(SETTINGS),
             "moves": [m.describe() for m in MOVES if m.kind == "move"],
             "actions": [
                 m.describe() for m in MOVES if m.kind == "action" and m.subject == "character"
@@ -300,13 +304,10 @@ class Crows(CrowsB, Ruleset):
             "party_procedures": PARTY_PROCEDURES,
             "event_types": list(EVENT_TYPES),
             **describe_b(),
-            "common_params": {
-                "settings": {"ru": "Настройки кампании", "en": "Campaign settings"},
-                "choices": {
-                    "ru": "Сразу ответить на выбор, который предложит ход",
-                    "en": "Answer the move's pending choice at once",
-                },
-            },
+            **common_params(
+                "Сразу ответить на выбор, который предложит ход",
+                "Answer the move's pending choice at once",
+            ),
         }
 
     def default_state(self) -> dict[str, Any]:
@@ -327,14 +328,6 @@ class Crows(CrowsB, Ruleset):
         return clean_settings(settings)
 
     # --- entry points -------------------------------------------------------------------------
-
-    def resolve(self, move: str, state: dict[str, Any], *, dice: Dice, **params: Any) -> Outcome:
-        call = self._call(move, state, dice, params)
-        choices = params.get("choices")
-        outcome = getattr(self, f"_do_{move}")(call)
-        if choices is not None and outcome.pending:
-            outcome = self.apply_choice(outcome, list(choices), dice=dice)
-        return outcome
 
     def apply_choice(
         self, outcome: Outcome, choices: list[str], *, dice: Dice | None = None
@@ -472,15 +465,12 @@ class Crows(CrowsB, Ruleset):
 
     @staticmethod
     def _unknown(move: str) -> NoReturn:
-        raise _err("move", f"Нет такого хода: {move}.", f"No such move: {move}.")
+        raise unknown_move(move)
 
     def _call(self, move: str, state: dict[str, Any], dice: Dice | None, params: dict) -> _Call:
-        params = dict(params)
-        settings = clean_settings(params.pop("settings", None))
-        params.pop("choices", None)
-        spec = MOVES_BY_KEY.get(move)
-        if spec is None:
-            self._unknown(move)
+        spec, settings, params = split_call(
+            move, params, clean_settings=clean_settings, moves_by_key=MOVES_BY_KEY
+        )
         if spec.subject == "campaign":
             clean = clean_campaign(state)
         else:

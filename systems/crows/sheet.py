@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from systems.core.rulekit import settings_spec
 from systems.core.schema import (
     BoolField,
     Choice,
@@ -327,10 +328,8 @@ CAMPAIGN = ObjectField(
     },
 )
 
-SETTINGS = ObjectField(
-    ru="Настройки кампании",
-    en="Campaign settings",
-    fields={
+SETTINGS = settings_spec(
+    {
         "turn_minutes": IntField(
             ru="Длина хода подземелья, минут (30; спокойнее 60, напряжённее 20)",
             en="Dungeon turn length, minutes (30; calmer 60, tenser 20)",
@@ -383,7 +382,7 @@ SETTINGS = ObjectField(
             en="Blessed adds its damage to counterattacks too",
             default=True,
         ),
-    },
+    }
 )
 
 

@@ -34,8 +34,16 @@ from systems.core.pbta import (
     ongoing_for,
     roll_2d6,
 )
-from systems.core.ruleset import RulesError, Ruleset
-from systems.core.schema import MoveSpec, OptionSet, fail, validate
+from systems.core.rulekit import (
+    MoveCall,
+    MoveDispatch,
+    common_params,
+    describe_head,
+    describe_moves,
+    describe_settings,
+    split_call,
+)
+from systems.core.schema import OptionSet, fail, validate
 from systems.dungeon_world.damage import (
     after_armor,
     armor_after_cover,
@@ -68,16 +76,7 @@ CANT_ACT = {
 WIZARD_CLASSES = {"маг", "wizard"}
 MONTH_DAYS = 30  # "месяц или дольше" (L261); a week is 7 days (digest §8.17)
 
-
-@dataclass
-class _Call:
-    """One ``resolve`` call: the spec, a private copy of the state, clean params, settings."""
-
-    spec: MoveSpec
-    state: dict[str, Any]
-    params: dict[str, Any]
-    dice: Dice | None
-    settings: dict[str, Any]
+_Call = MoveCall
 
 
 @dataclass
@@ -94,8 +93,7 @@ class _Rolled:
     xp_marked: bool = False
 
 
-def _err(path: str, ru: str, en: str) -> RulesError:
-    return fail(path, ru, en)
+_err = fail  # the rules' error: a field path and ru/en text
 
 
 def _mark_xp(state: dict[str, Any], amount: int = 1) -> bool:
@@ -129,7 +127,7 @@ def bolster_points(days: int) -> int:
     return 0
 
 
-class DungeonWorld(Ruleset):
+class DungeonWorld(MoveDispatch):
     """Dungeon World's basic and special moves, damage, death and advancement."""
 
     key = "dungeon_world"
@@ -141,9 +139,7 @@ class DungeonWorld(Ruleset):
     def describe(self) -> dict[str, Any]:
         """Everything a form or a help page needs; built from the same specs the rules use."""
         return {
-            "key": self.key,
-            "name": {"ru": self.name_ru, "en": self.name_en},
-            "seed": SEED,
+            **describe_head(self, SEED),
             "bands": list(BANDS),
             "stats": [c.as_dict() for c in STATS],
             "debilities": [c.as_dict() | {"stat": DEBILITY_STAT[c.key]} for c in DEBILITIES],
@@ -153,20 +149,14 @@ class DungeonWorld(Ruleset):
             ],
             "sheet": SHEET.describe(),
             "npc": NPC.describe(),
-            "settings": SETTINGS.describe(),
-            "settings_defaults": SETTINGS.default_value(),
-            "moves": [m.describe() for m in MOVES if m.kind == "move"],
-            "actions": [m.describe() for m in MOVES if m.kind == "action"],
-            "common_params": {
-                "settings": {
-                    "ru": "Настройки кампании (см. settings)",
-                    "en": "Campaign settings (see settings)",
-                },
-                "choices": {
-                    "ru": "Сразу ответить на выбор, который предложит ход",
-                    "en": "Answer the move's pending choice at once",
-                },
-            },
+            **describe_settings(SETTINGS),
+            **describe_moves(MOVES),
+            **common_params(
+                "Сразу ответить на выбор, который предложит ход",
+                "Answer the move's pending choice at once",
+                settings_ru="Настройки кампании (см. settings)",
+                settings_en="Campaign settings (see settings)",
+            ),
         }
 
     def default_state(self) -> dict[str, Any]:
@@ -200,14 +190,6 @@ class DungeonWorld(Ruleset):
 
     # --- entry points ----------------------------------------------------------------------
 
-    def resolve(self, move: str, state: dict[str, Any], *, dice: Dice, **params: Any) -> Outcome:
-        call = self._call(move, state, dice, params)
-        choices = params.get("choices")
-        outcome = getattr(self, f"_do_{move}")(call)
-        if choices is not None and outcome.pending:
-            outcome = self.apply_choice(outcome, list(choices), dice=dice)
-        return outcome
-
     def apply_choice(
         self, outcome: Outcome, choices: list[str], *, dice: Dice | None = None
     ) -> Outcome:
@@ -240,12 +222,9 @@ class DungeonWorld(Ruleset):
 
     def _call(self, move: str, state: dict[str, Any], dice: Dice | None, params: dict) -> _Call:
         """Validate everything once: settings, state (a private deep copy) and parameters."""
-        params = dict(params)
-        settings = self.clean_settings(params.pop("settings", None))
-        params.pop("choices", None)
-        spec = MOVES_BY_KEY.get(move)
-        if spec is None:
-            raise _err("move", f"Нет такого хода: {move}.", f"No such move: {move}.")
+        spec, settings, params = split_call(
+            move, params, clean_settings=self.clean_settings, moves_by_key=MOVES_BY_KEY
+        )
         clean = self.validate_npc(state) if spec.subject == "npc" else self.validate_state(state)
         clean_params = validate(spec.params, params)
         return _Call(spec, clean, clean_params, dice, settings)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from systems.core.rulekit import settings_spec
 from systems.core.schema import (
     BoolField,
     Choice,
@@ -355,10 +356,8 @@ NPC = ObjectField(
     },
 )
 
-SETTINGS = ObjectField(
-    ru="Настройки кампании",
-    en="Campaign settings",
-    fields={
+SETTINGS = settings_spec(
+    {
         "stat_modifiers": ListField(
             ru="Модификаторы характеристик для значений 1–18",
             en="Stat modifiers for scores 1-18",
@@ -409,7 +408,7 @@ SETTINGS = ObjectField(
             en="Multiclass: move level strictly below the character level (L399)",
             default=True,
         ),
-    },
+    }
 )
 
 

@@ -23,13 +23,20 @@ known edition differences behind settings.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any
 
 from systems.core.dice import Dice
 from systems.core.outcome import Outcome, Text
+from systems.core.rulekit import (
+    MoveCall,
+    common_params,
+    describe_head,
+    describe_moves,
+    describe_settings,
+    split_call,
+)
 from systems.core.ruleset import RulesError, Ruleset
-from systems.core.schema import PLAYER, REFEREE, MoveSpec, fail, validate
+from systems.core.schema import PLAYER, REFEREE, fail, validate
 from systems.savage_worlds import bennies as bn
 from systems.savage_worlds import deck as dk
 from systems.savage_worlds import injuries as inj
@@ -151,20 +158,9 @@ PUBLISHED_RULES: tuple[dict[str, str], ...] = (
     },
 )
 
+_Call = MoveCall
 
-@dataclass
-class _Call:
-    """One ``resolve`` call: the spec, a private copy of the state, clean params, settings."""
-
-    spec: MoveSpec
-    state: dict[str, Any]
-    params: dict[str, Any]
-    dice: Dice | None
-    settings: dict[str, Any]
-
-
-def _err(path: str, ru: str, en: str) -> RulesError:
-    return fail(path, ru, en)
+_err = fail  # the rules' error: a field path and ru/en text
 
 
 def _text(ru: str, en: str) -> Text:
@@ -184,9 +180,7 @@ class SavageWorlds(Ruleset):
     def describe(self) -> dict[str, Any]:
         """Everything a form or help page needs, built from the specs the rules use."""
         return {
-            "key": self.key,
-            "name": {"ru": self.name_ru, "en": self.name_en},
-            "seed": SEED,
+            **describe_head(self, SEED),
             "edition": {
                 "seed": "Дневник авантюриста (Savage Worlds Deluxe / Explorer's, pre-SWADE)",
                 "published": PUBLISHED,
@@ -221,17 +215,12 @@ class SavageWorlds(Ruleset):
             "cards": [{"code": c, **dk.card_label(c)} for c in dk.full_deck()],
             "sheet": SHEET.describe(),
             "table": TABLE.describe(),
-            "settings": SETTINGS.describe(),
-            "settings_defaults": SETTINGS.default_value(),
-            "moves": [m.describe() for m in MOVES if m.kind == "move"],
-            "actions": [m.describe() for m in MOVES if m.kind == "action"],
-            "common_params": {
-                "settings": {"ru": "Настройки кампании", "en": "Campaign settings"},
-                "choices": {
-                    "ru": "Сразу ответить на выборы хода, по одному на шаг",
-                    "en": "Answer the move's choices at once, one per step",
-                },
-            },
+            **describe_settings(SETTINGS),
+            **describe_moves(MOVES),
+            **common_params(
+                "Сразу ответить на выборы хода, по одному на шаг",
+                "Answer the move's choices at once, one per step",
+            ),
         }
 
     def default_state(self) -> dict[str, Any]:
@@ -382,12 +371,9 @@ class SavageWorlds(Ruleset):
 
     def _call(self, move: str, state: dict[str, Any], dice: Dice | None, params: dict) -> _Call:
         """Validate everything once: settings, state (a private deep copy) and parameters."""
-        params = dict(params)
-        settings = self.clean_settings(params.pop("settings", None))
-        params.pop("choices", None)
-        spec = MOVES_BY_KEY.get(move)
-        if spec is None:
-            raise _err("move", f"Нет такого хода: {move}.", f"No such move: {move}.")
+        spec, settings, params = split_call(
+            move, params, clean_settings=self.clean_settings, moves_by_key=MOVES_BY_KEY
+        )
         if spec.subject == "table":
             clean = self.validate_table(state)
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from systems.core.rulekit import settings_spec
 from systems.core.schema import (
     BoolField,
     Choice,
@@ -332,10 +333,8 @@ PARTICIPANT = ObjectField(
     }
 )
 
-SETTINGS = ObjectField(
-    ru="Настройки кампании",
-    en="Campaign settings",
-    fields={
+SETTINGS = settings_spec(
+    {
         "damage_bennies": ChoiceField(
             ru="Фишки на урон",
             en="Bennies on damage",
@@ -417,5 +416,5 @@ SETTINGS = ObjectField(
             help_ru="Символ перед именем дикой карты (L9-L13).",
             help_en="The symbol before a wild card's name (L9-L13).",
         ),
-    },
+    }
 )

@@ -39,8 +39,17 @@ from systems.core.dice import Dice
 from systems.core.notation import roll_notation
 from systems.core.outcome import Option, Outcome, Text
 from systems.core.pbta import check_choices, continue_outcome, offer
-from systems.core.ruleset import RulesError, Ruleset
-from systems.core.schema import MoveSpec, ObjectField, fail, validate
+from systems.core.rulekit import (
+    MoveCall,
+    MoveDispatch,
+    common_params,
+    describe_head,
+    describe_moves,
+    describe_settings,
+    split_call,
+)
+from systems.core.ruleset import RulesError
+from systems.core.schema import ObjectField, fail, validate
 from systems.tales import wizard as wizard_mod
 from systems.tales.checks import (
     ACTOR,
@@ -151,19 +160,13 @@ SPIRIT_OPTIONS = (
 
 
 @dataclass
-class _Call:
-    """One ``resolve`` call: the spec, a private copy of the state, clean params, settings."""
+class _Call(MoveCall):
+    """A call that also carries the battle's rounds so far."""
 
-    spec: MoveSpec
-    state: dict[str, Any]
-    params: dict[str, Any]
-    dice: Dice | None
-    settings: dict[str, Any]
     rounds: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _err(path: str, ru: str, en: str) -> RulesError:
-    return fail(path, ru, en)
+_err = fail  # the rules' error: a field path and ru/en text
 
 
 def _certain(band: str, bands: tuple[str, ...] = BANDS) -> dict[str, float]:
@@ -213,7 +216,7 @@ def creature_sheet(
     return validate(SHEET, sheet)
 
 
-class Tales(Ruleset):
+class Tales(MoveDispatch):
     """Checks, the opposed check, battle, magic, advancement, hazards and random tables."""
 
     key = "tales"
@@ -225,9 +228,7 @@ class Tales(Ruleset):
     def describe(self) -> dict[str, Any]:
         """Everything a form or a help page needs, built from the specs the rules use."""
         return {
-            "key": self.key,
-            "name": {"ru": self.name_ru, "en": self.name_en},
-            "seed": SEED,
+            **describe_head(self, SEED),
             "bands": list(OPPOSED_BANDS),
             "stats": [c.as_dict() for c in STATS],
             "difficulties": [c.as_dict() for c in DIFFICULTIES],
@@ -245,19 +246,14 @@ class Tales(Ruleset):
             "sides": [c.as_dict() for c in SIDES],
             "sheet": SHEET.describe(),
             "battle": BATTLE.describe(),
-            "settings": SETTINGS.describe(),
-            "settings_defaults": SETTINGS.default_value(),
-            "moves": [m.describe() for m in MOVES if m.kind == "move"],
-            "actions": [m.describe() for m in MOVES if m.kind == "action"],
+            **describe_settings(SETTINGS),
+            **describe_moves(MOVES),
             "wizard": wizard_mod.describe(),
             "tables": all_tables(),
-            "common_params": {
-                "settings": {"ru": "Настройки кампании", "en": "Campaign settings"},
-                "choices": {
-                    "ru": "Сразу ответить на выбор, который предложит ход",
-                    "en": "Answer the move's pending choice at once",
-                },
-            },
+            **common_params(
+                "Сразу ответить на выбор, который предложит ход",
+                "Answer the move's pending choice at once",
+            ),
         }
 
     def default_state(self) -> dict[str, Any]:
@@ -342,14 +338,6 @@ class Tales(Ruleset):
 
     # --- entry points -------------------------------------------------------------------------
 
-    def resolve(self, move: str, state: dict[str, Any], *, dice: Dice, **params: Any) -> Outcome:
-        call = self._call(move, state, dice, params)
-        outcome = getattr(self, f"_do_{move}")(call)
-        choices = params.get("choices")
-        if choices is not None and outcome.pending:
-            outcome = self.apply_choice(outcome, list(choices), dice=dice)
-        return outcome
-
     def apply_choice(
         self, outcome: Outcome, choices: list[str], *, dice: Dice | None = None
     ) -> Outcome:
@@ -384,12 +372,9 @@ class Tales(Ruleset):
     # --- plumbing -------------------------------------------------------------------------
 
     def _call(self, move: str, state: Any, dice: Dice | None, params: dict) -> _Call:
-        params = dict(params)
-        settings = self.clean_settings(params.pop("settings", None))
-        params.pop("choices", None)
-        spec = MOVES_BY_KEY.get(move)
-        if spec is None:
-            raise _err("move", f"Нет такого хода: {move}.", f"No such move: {move}.")
+        spec, settings, params = split_call(
+            move, params, clean_settings=self.clean_settings, moves_by_key=MOVES_BY_KEY
+        )
         if spec.subject == "character":
             clean = self.validate_state(state)
         elif spec.subject == "battle":

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from systems.core.notation import NotationError, parse_notation
+from systems.core.rulekit import settings_spec
 from systems.core.schema import (
     BoolField,
     Choice,
@@ -321,10 +322,8 @@ BATTLE = ObjectField(
     },
 )
 
-SETTINGS = ObjectField(
-    ru="Настройки кампании",
-    en="Campaign settings",
-    fields={
+SETTINGS = settings_spec(
+    {
         "opposed_min_dice": IntField(
             ru="Противопоставленная проверка: минимум кубиков",
             en="Opposed check: fewest dice",
@@ -459,7 +458,7 @@ SETTINGS = ObjectField(
             min=0,
             max=10,
         ),
-    },
+    }
 )
 
 

@@ -10,7 +10,6 @@ import signal
 import statistics
 import subprocess
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ import httpx
 import psycopg
 
 from tests.chaos.servers import PrivatePostgres, PrivateRedis
-from tests.integration.procs import BIN, ROOT, child_env, free_port
+from tests.integration.procs import BIN, ROOT, celery_worker_args, child_env, free_port
 
 FULL = os.environ.get("VTT_CHAOS_FULL", "") not in ("", "0")
 FIGURES: list[str] = []
@@ -106,21 +105,7 @@ class Web(Proc):
 
 class Worker(Proc):
     def __init__(self, name: str, env: dict[str, str], logdir: Path) -> None:
-        args = [
-            str(BIN / "celery"),
-            "-A",
-            "vtt",
-            "worker",
-            "-l",
-            "info",
-            "--pool",
-            "solo",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            f"{name}-{uuid.uuid4().hex[:6]}@%h",
-        ]
-        super().__init__(name, args, env, logdir)
+        super().__init__(name, celery_worker_args(name), env, logdir)
 
     def start(self, wait: bool = True) -> None:
         size = self.log.stat().st_size if self.log.exists() else 0

@@ -13,10 +13,9 @@ import django
 
 def seed(campaigns: int, players: int) -> dict[str, Any]:
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
     from rest_framework.authtoken.models import Token
 
+    from tests.helpers import session_cookie
     from vtt.accounts.models import User
     from vtt.campaigns import services
     from vtt.campaigns.models import Membership, Role
@@ -35,18 +34,13 @@ def seed(campaigns: int, players: int) -> dict[str, Any]:
         members = []
         for name, role in names:
             user = users[name]
-            session = SessionStore()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.save()
             members.append(
                 {
                     "name": name,
                     "id": user.pk,
                     "role": str(role),
                     "token": Token.objects.create(user=user).key,
-                    "cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}",
+                    "cookie": session_cookie(user),
                 }
             )
         plan["campaigns"].append({"id": campaign.pk, "members": members})

@@ -9,6 +9,7 @@ streams with more kills and prints the figures quoted in docs/operations.md.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -132,7 +133,7 @@ def test_kill_a_web_process_mid_stream(stack):
     keys = sum(len(r.keys) for r in rollers)
     assert stack.rolls(cid) == keys  # a retried roll (same Idempotency-Key) never rolled twice
     reconnects = [s for c in clients for s in c.reconnect_seconds]
-    assert len(reconnects) >= len(clients) // 2 * len(kills) // (2 if FULL else 1)
+    assert len(reconnects) >= len(kills)  # each kill cut some sockets; all came back
     assert max(reconnects) < 5, reconnects
     figure(
         f"kill -9 web: {len(kills)} kills, {len(clients)} sockets on 2 processes, {head} events, "
@@ -234,7 +235,8 @@ def test_restart_redis(stack):
     assert ended == list(range(1, len(ended) + 1)), ended
     assert len(ended) >= stream_seconds // turn_seconds - 2, ended
     late = _lateness(stack, cid)
-    assert max(late.values()) < 5, late
+    # a turn due while Redis was away ends when the worker is back (a few seconds after)
+    assert max(late.values()) < max(gap for _at, gap in outages) + 5, late
     figure(
         f"restart Redis: {len(outages)} restarts, {len(clients)} sockets on 2 processes, "
         f"{head} events ({during} published while Redis was down), {checked} deliveries "
@@ -277,15 +279,18 @@ def _lateness(stack: Stack, cid: int) -> dict[int, float]:
 
 
 def test_kill_the_celery_worker_with_a_clock_running(stack):
-    # Turns long enough for a restarted worker (3-6 s to start on a busy machine) to be back
-    # before the deadline: then it must re-arm the turn. Restarted after the deadline, its
-    # start-up sweep must end the overdue turn. Either way: once.
-    turn_seconds = 8
+    # Restarted before the deadline, the worker must re-arm the turn; restarted after it, its
+    # start-up sweep must end the overdue turn. Either way: once. Turns are long enough for a
+    # restart to fit before the deadline on this machine (a worker takes 3-10 s to start on
+    # a busy one), measured on the first start.
     cycles = ["before", "after"] * (3 if FULL else 1)
     web = stack.web("web-e")
     web.start()
     workers = [stack.worker("worker-1")] + ([stack.worker("worker-2")] if FULL else [])
-    for w in workers:
+    started = time.monotonic()
+    workers[0].start()
+    turn_seconds = min(40, max(8, math.ceil(2.5 * (time.monotonic() - started)) + 2))
+    for w in workers[1:]:
         w.start()
     victim = workers[0]
     campaign = stack.campaign(2)
@@ -376,6 +381,9 @@ def test_stop_postgres(stack):
     gm, p1 = campaign["members"][0], campaign["members"][1]
     clients = _clients(stack, 3, [web])[:3]
     roller = Roller([web.base], cid, p1["token"])
+    # two players keep rolling through the outage: each roll gets 503s until PostgreSQL is
+    # back, then lands once (the retry carries the same Idempotency-Key)
+    streamers = _rollers(stack, 3, [web], 3)[1:]
     outage = 3.0 if not FULL else 20.0
     report: dict[str, Any] = {}
 
@@ -386,6 +394,9 @@ def test_stop_postgres(stack):
         async with httpx.AsyncClient(timeout=30) as http:
             for i in range(3):
                 await roller.roll(http, label=f"before-{i}")
+            stop = asyncio.Event()
+            streaming = asyncio.create_task(_stream(streamers, http, stop))
+            await asyncio.sleep(1)
             await _thread(stack.pg.stop)
             down = time.monotonic()
             # a page: a readable 503, not a 500 traceback page
@@ -424,6 +435,7 @@ def test_stop_postgres(stack):
             await asyncio.sleep(max(0.0, down + outage - time.monotonic()))
             await _thread(stack.pg.start)
             back = time.monotonic()
+            report["down_s"] = back - down
             # the same daphne process serves again, on its own
             while True:
                 resp = await http.post(
@@ -437,12 +449,19 @@ def test_stop_postgres(stack):
                 assert time.monotonic() - back < 30, resp.text[:300]
                 await asyncio.sleep(0.2)
             report["recovered_s"] = time.monotonic() - back
+            mark = (await _thread(stack.events, cid))[-1][0]
+            assert await wait_for(
+                lambda: all(c.ready.is_set() and c.position >= mark for c in clients), 30
+            )
+            report["sockets_s"] = time.monotonic() - back
             page = await http.get(
                 f"{web.base}/campaigns/{cid}/table/", headers={"Cookie": gm["cookie"]}
             )
             assert page.status_code == 200
+            await asyncio.sleep(2)
+            stop.set()
+            await streaming
             await _caught_up(stack, clients, cid, 30)
-            report["sockets_s"] = time.monotonic() - back
         for c in clients:
             await c.stop()
 
@@ -453,10 +472,16 @@ def test_stop_postgres(stack):
         web.stop()
     assert web.starts == 1 and pid  # never restarted
     assert report["recovered_s"] < 10, report
+    keys = len(roller.keys) + sum(len(r.keys) for r in streamers)
+    assert stack.rolls(cid) == keys + 1  # + the one posted by hand after the restart
+    refused = sum(r.statuses.get(503, 0) for r in streamers)
+    assert refused > 0 and not any(r.statuses.get(500) for r in streamers)
     codes = sorted({e["code"] for c in clients for e in c.errors})
     figure(
-        f"stop PostgreSQL for {outage:.0f}s: page 503 in {report['page_s']:.2f}s, API 503 in "
-        f"{report['api_s']:.2f}s, socket error frames {codes}; after restart the same daphne "
-        f"served a roll in {report['recovered_s']:.2f}s and every socket had replayed in "
+        f"stop PostgreSQL for {report['down_s']:.0f}s: first page 503 in "
+        f"{report['page_s']:.2f}s (the pool's timeout), then API 503 in {report['api_s']:.2f}s; "
+        f"{refused} rolls answered 503 and retried, none lost or doubled; socket error frames "
+        f"{codes}; after restart the same daphne served a roll in "
+        f"{report['recovered_s']:.2f}s and every socket had replayed in "
         f"{report['sockets_s']:.2f}s; {checked} deliveries checked"
     )

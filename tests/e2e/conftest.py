@@ -38,6 +38,7 @@ LEAK_RECORDS = ARTIFACTS / "leak-scan"
 # Browser contexts of the running test by id, with what they receive; markers a test adds.
 _RECORDERS: dict[int, leakscan.Recorder] = {}
 _EXTRA_SECRETS: list[leakscan.Secret] = []
+_SCANNED: list[tuple[str, str]] = []
 
 
 def pytest_collection_modifyitems(items):
@@ -184,9 +185,17 @@ def _scan_after_test(node, recorders: list[leakscan.Recorder]) -> None:
     if os.environ.get("VTT_LEAK_SCAN") == "0":
         return
     report = leakscan.scan_all(recorders, leakscan.default_secrets() + _EXTRA_SECRETS)
-    node.user_properties.append(("leak_scan", report.summary()))
+    _SCANNED.append((node.nodeid, report.summary()))
     if report.leaks:
         pytest.fail(leakscan.format_leaks(report), pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """What the leak scan looked at, per browser test (the evidence that it ran)."""
+    if _SCANNED:
+        terminalreporter.section("leak scan of what players received")
+        for nodeid, summary in _SCANNED:
+            terminalreporter.write_line(f"{nodeid}: {summary}")
 
 
 @pytest.hookimpl(hookwrapper=True)

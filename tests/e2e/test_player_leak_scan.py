@@ -16,6 +16,7 @@ the map on the table is put back as it was.
 
 from __future__ import annotations
 
+import random
 import re
 import time
 import uuid
@@ -173,7 +174,32 @@ def referee_keeps_secrets(gm, inv: Inventory, tag: str) -> str:
     call(gm, "DELETE", f"{api}/initiative/{entry['id']}/")
     if inv.secret_map is not None:
         referee_works_the_map(gm, inv, tag)
+    referee_wounds_the_innkeeper(gm, inv)
     return public
+
+
+# The referee's bookkeeping on a visible NPC whose text would tell its hit points.
+NPC_DAMAGE = {"dungeon_world": "npc_take_damage", "tales": "take_damage"}
+
+
+def referee_wounds_the_innkeeper(gm, inv: Inventory) -> None:
+    """The visible NPC gets distinctive hit points, then takes a point of damage: the text
+    ("ОЗ: 613.") is the referee's, as the NPC's sheet is."""
+    action = NPC_DAMAGE.get(inv.ruleset)
+    keeper = next((c for c in inv.characters if c["name"] == "Трактирщик Гаврила"), None)
+    if action is None or keeper is None:
+        return
+    url = f"/api/characters/{keeper['id']}/"
+    sheet = call(gm, "GET", url)
+    hp = random.randint(500, 990)
+    wounded = {**sheet["state"], "hp": hp, "max_hp": 999}
+    call(gm, "PUT", url, {"state": wounded, "version": sheet["version"]})
+    result = call(gm, "POST", f"{url}moves/{action}/", {"params": {"amount": 1}})
+    assert str(hp - 1) in result["outcome"]["text"]["ru"], result["outcome"]["text"]
+    for text in result["outcome"]["text"].values():
+        register_secret(text)
+    latest = call(gm, "GET", url)
+    call(gm, "PUT", url, {"state": sheet["state"], "version": latest["version"]})
 
 
 def referee_works_the_map(gm, inv: Inventory, tag: str) -> None:
@@ -317,9 +343,11 @@ def test_a_player_receives_nothing_the_referee_hides(new_page):
             open_table(alice, cid)
             open_table(boris, cid)
             public = referee_keeps_secrets(gm, inv, tag)
-            wait_received(alice, public)
-            wait_received(boris, f"{M.BORIS}-ЖИВОЙ-ШЁПОТ-{tag}")
+            whisper = f"{M.BORIS}-ЖИВОЙ-ШЁПОТ-{tag}"
             expect(alice.locator("#log-list .entry-roll", has_text=public)).to_be_visible()
+            expect(boris.locator("#log-list .entry-chat", has_text=whisper)).to_be_visible()
+            wait_received(alice, public)  # what the page shows came through the recorded socket
+            wait_received(boris, whisper)
             revealed = alice.locator("#log-list .entry-reveal", has_text=f"раскрытый-{tag}")
             expect(revealed.locator(".verify")).to_have_attribute("data-state", "verified")
             if inv.secret_map is not None:

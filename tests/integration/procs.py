@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,11 +79,10 @@ def poll(fn, *, timeout: float = 30, interval: float = 0.3):
     return value
 
 
-def celery_worker(env: dict[str, str], log: Path, name: str):
-    """A Celery worker as Procfile's ``worker`` runs it (solo pool: one task at a time)."""
-    import uuid
-
-    args = [
+def celery_worker_args(name: str) -> list[str]:
+    """The command line of a Celery worker as Procfile's ``worker`` runs it (solo pool: one
+    task at a time), with a unique node name so several workers can share one broker."""
+    return [
         str(BIN / "celery"),
         "-A",
         "vtt",
@@ -96,4 +96,10 @@ def celery_worker(env: dict[str, str], log: Path, name: str):
         "--without-gossip",
         "--without-mingle",
     ]
-    return process(args, env, log)
+
+
+def celery_worker(
+    env: dict[str, str], log: Path, name: str
+) -> contextlib.AbstractContextManager[subprocess.Popen]:
+    """A running Celery worker (see ``celery_worker_args``), stopped when the block ends."""
+    return process(celery_worker_args(name), env, log)

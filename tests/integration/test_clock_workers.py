@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
-import uuid
 
 import pytest
 from django.db import connection
 
-from tests.integration.procs import BIN, child_env, poll, process
+from tests.integration.procs import celery_worker, child_env, poll
 from vtt.table import clock
 from vtt.table.models import DungeonClock, TableEvent
 
@@ -26,24 +25,6 @@ def worker_env(settings):
     return child_env(DEBUG="1", DATABASE_URL=db_url, CLOCK_MIN_SECONDS="1")
 
 
-def worker(env, log, name):
-    args = [
-        str(BIN / "celery"),
-        "-A",
-        "vtt",
-        "worker",
-        "-l",
-        "info",
-        "--pool",
-        "solo",
-        "-n",
-        f"{name}-{uuid.uuid4().hex[:6]}@%h",
-        "--without-gossip",
-        "--without-mingle",
-    ]
-    return process(args, env, log)
-
-
 def ended(campaign, turn: int) -> int:
     return TableEvent.objects.filter(
         campaign=campaign, kind="turn.ended", payload__turn=turn
@@ -54,8 +35,8 @@ def test_two_workers_end_each_turn_once(table, worker_env, tmp_path):
     from vtt.table.tasks import end_turn
 
     with (
-        worker(worker_env, tmp_path / "w1.log", "w1"),
-        worker(worker_env, tmp_path / "w2.log", "w2"),
+        celery_worker(worker_env, tmp_path / "w1.log", "w1"),
+        celery_worker(worker_env, tmp_path / "w2.log", "w2"),
     ):
         clock.clock_configure(campaign=table.campaign, actor=table.referee, length_seconds=2)
         clock.clock_start(campaign=table.campaign, actor=table.referee)
@@ -74,7 +55,7 @@ def test_two_workers_end_each_turn_once(table, worker_env, tmp_path):
 def test_a_turn_missed_while_the_worker_was_dead_ends_once_after_restart(
     table, worker_env, tmp_path
 ):
-    with worker(worker_env, tmp_path / "first.log", "first") as first:
+    with celery_worker(worker_env, tmp_path / "first.log", "first") as first:
         poll(lambda: "ready" in (tmp_path / "first.log").read_text(), timeout=30)
         clock.clock_configure(campaign=table.campaign, actor=table.referee, length_seconds=2)
         clock.clock_start(campaign=table.campaign, actor=table.referee)
@@ -83,7 +64,7 @@ def test_a_turn_missed_while_the_worker_was_dead_ends_once_after_restart(
     # the deadline passes with no worker at all
     assert poll(lambda: False, timeout=3) is False
     assert ended(table.campaign, 1) == 0
-    with worker(worker_env, tmp_path / "second.log", "second"):
+    with celery_worker(worker_env, tmp_path / "second.log", "second"):
         assert poll(lambda: ended(table.campaign, 1) == 1, timeout=40), (
             tmp_path / "second.log"
         ).read_text()[-2000:]

@@ -16,12 +16,10 @@ import uuid
 
 import httpx
 import pytest
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection, connections
 from rest_framework.authtoken.models import Token
 
+from tests.helpers import session_cookie
 from tests.integration.procs import celery_worker, child_env, daphne
 from tests.integration.tableclient import Roller, TableClient, wait_for
 from vtt.campaigns import services as campaign_services
@@ -36,15 +34,6 @@ TURN_SECONDS = 2
 TURNS = 3
 ROLLS_PER_USER = 16
 ROLL_EVERY = 0.4  # seconds per user: the burst spans the clock's turns (and the rate limit)
-
-
-def _cookie(user) -> str:
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
 async def _db(fn):
@@ -105,7 +94,7 @@ def test_two_web_processes_and_two_workers_deliver_every_event_once_in_order(tab
     roles = {"referee": "referee", "pc1": "player", "pc2": "player", "watcher": "observer"}
     tokens = {name: Token.objects.create(user=users[name]).key for name in ("referee", "pc1")}
     tokens["pc2"] = Token.objects.create(user=table.other_player).key
-    cookies = {name: _cookie(user) for name, user in users.items()}
+    cookies = {name: session_cookie(user) for name, user in users.items()}
 
     with (
         daphne(env, tmp_path / "web-a.log") as a,

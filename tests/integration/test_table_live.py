@@ -11,12 +11,10 @@ import time
 import httpx
 import pytest
 import websockets
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection, connections
 from rest_framework.authtoken.models import Token
 
+from tests.helpers import session_cookie
 from tests.integration.procs import child_env, daphne
 from vtt.table import services
 from vtt.table.events import verify_chain
@@ -73,15 +71,6 @@ def _db_url() -> str:
     return f"postgres://{d['USER']}@{d['HOST']}:{d['PORT']}/{d['NAME']}"
 
 
-def _cookie(user) -> str:
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
-
-
 async def _collect(url: str, cookie: str, origin: str, want: int, timeout: float) -> list[int]:
     """Connect, say hello, and collect event sequence numbers until ``want`` have arrived."""
     seqs: list[int] = []
@@ -105,7 +94,7 @@ def test_two_daphne_processes_deliver_every_event_to_clients_on_both(table, tmp_
     # Two writers, so 30 messages stay inside each one's chat burst (20) however fast the
     # server answers.
     tokens = [Token.objects.create(user=u).key for u in (table.player, table.referee)]
-    cookies = [_cookie(table.referee), _cookie(table.other_player)]
+    cookies = [session_cookie(table.referee), session_cookie(table.other_player)]
     with daphne(env, tmp_path / "a.log") as a, daphne(env, tmp_path / "b.log") as b:
         bases = [a, b]
         total = 30
@@ -145,7 +134,7 @@ def test_idle_socket_on_redis_survives_a_minute(table, tmp_path):
     """channels-redis + redis-py 8 used to drop idle sockets after 5 s (DESIGN.md)."""
     _needs_services()
     env = child_env(DEBUG="1", DATABASE_URL=_db_url())
-    cookie = _cookie(table.player)
+    cookie = session_cookie(table.player)
     with daphne(env, tmp_path / "idle.log") as base:
         url = base.replace("http", "ws") + f"/ws/campaigns/{table.campaign.pk}/"
 

@@ -328,3 +328,39 @@ def test_deeply_nested_json_bodies_are_a_400(world: World, db, depth):
         imported = referee.post(tables, **request)
         assert imported.status_code == 400, imported.content[:300]
         assert _messages(imported.json())
+
+
+# --- numbers past the database's integer range ---------------------------------------------------
+
+HUGE = 10**30
+
+
+def test_ids_past_the_integer_range_are_404_or_400(world: World, db):
+    """``<int:…>`` takes any digits and DRF's IntegerField any size; SQLite cannot bind a
+    number past 2**63 (OverflowError: a 500 on every such URL before the fix)."""
+    dw = world.campaigns["dungeon_world"]
+    api = world.client("referee")
+    for url in (
+        f"/api/campaigns/{HUGE}/",
+        f"/api/campaigns/{HUGE}/maps/",
+        f"/api/campaigns/{dw.pk}/initiative/{HUGE}/",
+        f"/api/characters/{HUGE}/",
+    ):
+        response = api.get(url)
+        assert response.status_code in (404, 405), (url, response.status_code)
+        assert response.json()["detail"]
+    page = Client(HTTP_HOST="localhost")
+    page.force_login(world.users["referee"])
+    assert page.get(f"/campaigns/{HUGE}/table/").status_code == 404
+    # the same numbers in a body are a 400 with a message
+    for url, body in (
+        (f"/api/campaigns/{dw.pk}/characters/", {"name": "Икс", "owner_id": -HUGE}),
+        (f"/api/campaigns/{dw.pk}/referee/", {"user_id": HUGE}),
+        (
+            f"/api/campaigns/{dw.pk}/chat/",
+            {"text": "ш", "visibility": "whisper", "target_id": HUGE},
+        ),
+    ):
+        response = api.post(url, body, format="json")
+        assert response.status_code == 400, (url, response.status_code, response.content[:200])
+        assert _messages(response.json())

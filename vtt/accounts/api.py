@@ -14,7 +14,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from vtt.accounts.services import user_set_language
+from vtt.accounts.services import (
+    LOGIN_WINDOW_SECONDS,
+    login_blocked,
+    login_failed,
+    user_set_language,
+)
 
 
 class MeSerializer(serializers.Serializer):
@@ -58,12 +63,29 @@ class AuthToken(APIView):
     def post(self, request: Request) -> Response:
         data = TokenRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        who = {
+            "address": request.META.get("REMOTE_ADDR", "?"),
+            "username": data.validated_data["username"],
+        }
+        if login_blocked(**who):
+            # The same counters as the login page: guessing through the API is no faster.
+            minutes = LOGIN_WINDOW_SECONDS // 60
+            return Response(
+                {
+                    "detail": _("Too many failed attempts. Wait %(minutes)d minutes and try again.")
+                    % {"minutes": minutes},
+                    "code": "rate_limited",
+                    "retry_after": LOGIN_WINDOW_SECONDS,
+                },
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+            )
         user = authenticate(
             request._request,
             username=data.validated_data["username"],
             password=data.validated_data["password"],
         )
         if user is None:
+            login_failed(**who)
             return Response(
                 {"detail": _("Incorrect username or password."), "code": "bad_credentials"},
                 status=status.HTTP_400_BAD_REQUEST,

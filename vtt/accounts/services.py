@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from vtt.accounts.models import User
@@ -21,3 +24,36 @@ def user_set_language(*, user: User, language: str) -> User:
         user.language = language
         user.save(update_fields=["language"])
     return user
+
+
+# --- failed logins -----------------------------------------------------------------------------
+# One counter for every way in (the login page and POST /api/auth/token/), per client address
+# and per user name, so a password cannot be guessed at speed through either door, nor from
+# many addresses at one account.
+
+LOGIN_MAX_FAILURES = 10
+LOGIN_WINDOW_SECONDS = 15 * 60
+
+
+def _login_keys(address: str, username: str) -> list[str]:
+    # Hashed: a user name may hold any character, a cache key should not.
+    name = (username or "").strip().lower()[:150].encode("utf-8", "replace")
+    digest = hashlib.sha256(name).hexdigest()
+    return [f"login-fail:ip:{address or '?'}", f"login-fail:user:{digest}"]
+
+
+def login_blocked(*, address: str, username: str) -> bool:
+    """Has this address or this user name failed ``LOGIN_MAX_FAILURES`` times in the window?"""
+    return any(
+        (cache.get(key) or 0) >= LOGIN_MAX_FAILURES for key in _login_keys(address, username)
+    )
+
+
+def login_failed(*, address: str, username: str) -> None:
+    """Count one failed attempt (the window starts at the first failure)."""
+    for key in _login_keys(address, username):
+        if not cache.add(key, 1, LOGIN_WINDOW_SECONDS):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between add() and incr()
+                cache.set(key, 1, LOGIN_WINDOW_SECONDS)

@@ -3,7 +3,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.views import LoginView
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -11,7 +10,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from vtt.accounts.forms import SignupForm
-from vtt.accounts.services import user_set_language
+from vtt.accounts.services import (
+    LOGIN_WINDOW_SECONDS,
+    login_blocked,
+    login_failed,
+    user_set_language,
+)
 from vtt.core.errors import Invalid
 
 
@@ -59,34 +63,29 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 class RateLimitedLoginView(LoginView):
     """Django's login with a cap on failed attempts per address and per username, so passwords
-    cannot be guessed at speed. Successful logins are not counted."""
+    cannot be guessed at speed. Successful logins are not counted. The API's token endpoint
+    shares the counters (``vtt.accounts.services.login_failed``)."""
 
     redirect_authenticated_user = True
-    max_failures = 10
-    window_seconds = 15 * 60
 
-    def _keys(self) -> list[str]:
-        ip = self.request.META.get("REMOTE_ADDR", "?")
-        username = (self.request.POST.get("username") or "").strip().lower()[:150]
-        return [f"login-fail:ip:{ip}", f"login-fail:user:{username}"]
+    def _who(self) -> dict[str, str]:
+        return {
+            "address": self.request.META.get("REMOTE_ADDR", "?"),
+            "username": self.request.POST.get("username") or "",
+        }
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if any((cache.get(key) or 0) >= self.max_failures for key in self._keys()):
+        if login_blocked(**self._who()):
             form = self.get_form()
             form.errors.clear()
             form.add_error(
                 None,
                 _("Too many failed attempts. Wait %(minutes)d minutes and try again.")
-                % {"minutes": self.window_seconds // 60},
+                % {"minutes": LOGIN_WINDOW_SECONDS // 60},
             )
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):
-        for key in self._keys():
-            if not cache.add(key, 1, self.window_seconds):
-                try:
-                    cache.incr(key)
-                except ValueError:
-                    cache.set(key, 1, self.window_seconds)
+        login_failed(**self._who())
         return super().form_invalid(form)

@@ -280,9 +280,11 @@ class CharacterMoveOdds(APIView):
         try:
             params = jsonsafe.loads(raw)
         except ValueError:
-            raise Invalid("params must be JSON", fields={"params": ["JSON"]}) from None
+            message = _("The move parameters must be a JSON object.")
+            raise Invalid(message, code="bad_params", fields={"params": [message]}) from None
         if not isinstance(params, dict):
-            raise Invalid("params must be a JSON object", fields={"params": ["object"]})
+            message = _("The move parameters must be a JSON object.")
+            raise Invalid(message, code="bad_params", fields={"params": [message]})
         return Response(services.move_odds(character, move, params))
 
 

@@ -312,6 +312,18 @@ def register_outcome_hook(
         _ROUTED_MOVES.add((ruleset, move))
 
 
+_ACTION_KEYS: dict[str, frozenset[str]] = {}
+
+
+def _action_keys(ruleset_key: str) -> frozenset[str]:
+    """The keys of the ruleset's sheet actions (bookkeeping, not rolled moves); computed once
+    per process, as ``describe()`` is pure and costs up to tens of milliseconds."""
+    if ruleset_key not in _ACTION_KEYS:
+        described = get_ruleset(ruleset_key).describe()
+        _ACTION_KEYS[ruleset_key] = frozenset(a["key"] for a in described.get("actions", []))
+    return _ACTION_KEYS[ruleset_key]
+
+
 def _move_spec(ruleset_key: str, move: str) -> dict[str, Any]:
     described = get_ruleset(ruleset_key).describe()
     for spec in [*described.get("moves", []), *described.get("actions", [])]:
@@ -522,6 +534,11 @@ def move_make(
     target = _lock_target(character.campaign, target_id)
     if target is not None:
         params["target"] = copy.deepcopy(target.state)
+    if character.kind == Kind.NPC and target is None and move in _action_keys(character.ruleset):
+        # What the referee does to an NPC's own sheet (damage taken, hit points, conditions)
+        # is the referee's business like the sheet itself: its text says "HP: 4". An NPC's
+        # moves, and its actions at someone (a counterattack), stay at the table.
+        hidden = True
     ruleset = get_ruleset(character.ruleset)
     try:
         outcome = ruleset.resolve(

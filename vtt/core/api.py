@@ -7,11 +7,12 @@ from typing import Any
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from vtt.core.errors import ServiceError
+from vtt.core.errors import ServiceError, out_of_range
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler plus ``ServiceError`` → its status with ``{"detail", "code"}``."""
+    exc = out_of_range(exc) or exc
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status)
     return drf_exception_handler(exc, context)

@@ -64,3 +64,16 @@ def invalid_from_rules(exc: Exception, *, code: str = "rules") -> Invalid:
     }
     first = next((m for msgs in fields.values() for m in msgs if m), str(exc))
     return Invalid(first, code=code, fields=fields)
+
+
+def out_of_range(exc: BaseException) -> Invalid | None:
+    """A number too large for the database (SQLite's ``OverflowError``, PostgreSQL's
+    "numeric value out of range") as a 400: no row can match it, so it is bad input, whichever
+    field or filter it reached. ``None`` for any other exception."""
+    from django.db import DataError
+    from django.utils.translation import gettext as _
+
+    cause = exc.__cause__ if isinstance(exc, DataError) else None
+    if isinstance(exc, OverflowError) or getattr(cause, "sqlstate", None) == "22003":
+        return Invalid(_("A number is out of range."), code="out_of_range")
+    return None

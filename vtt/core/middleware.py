@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from vtt.core.errors import ServiceError
+from vtt.core.errors import ServiceError, out_of_range
 
 
 class ServiceErrorMiddleware:
@@ -18,6 +18,7 @@ class ServiceErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        exc = out_of_range(exc) or exc
         if not isinstance(exc, ServiceError):
             return None
         if getattr(request, "htmx", False):
@@ -27,3 +28,26 @@ class ServiceErrorMiddleware:
             response["HX-Reswap"] = "innerHTML"
             return response
         return render(request, "error.html", {"error": exc}, status=exc.status)
+
+
+# The largest id the database holds (BigAutoField): a bigger one in a URL names nothing.
+MAX_ID = 2**63 - 1
+
+
+class IdRangeMiddleware:
+    """``<int:…>`` (and DRF's router) in a URL take any number of digits; past the database's
+    integer range the lookup itself failed (SQLite: OverflowError, a 500). Such a URL names
+    nothing: 404."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs) -> None:
+        for value in (*view_args, *view_kwargs.values()):
+            if isinstance(value, str) and value.isascii() and value.isdigit():
+                value = int(value)  # DRF's router captures ids as text
+            if isinstance(value, int) and not 0 <= value <= MAX_ID:
+                raise Http404

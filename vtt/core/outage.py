@@ -106,6 +106,11 @@ class DatabaseBreaker:
         self._down = False
         self._checked_at = 0.0
 
+    def reset(self) -> None:
+        """Tests: forget an outage."""
+        with self._lock:
+            self.tripped = self._down = False
+
     def trip(self) -> None:
         with self._lock:
             self.tripped = self._down = True

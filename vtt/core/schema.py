@@ -36,6 +36,10 @@ WRITES = {
     "429": "Rate limited: wait `retry_after` seconds.",
 }
 WRITE_METHODS = {"post", "put", "patch", "delete"}
+# Refusals only some paths give (by path prefix).
+BY_PATH = {
+    "/api/invites/": {"410": "The invite expired, was revoked or is used up."},
+}
 
 
 def document_errors(result: dict[str, Any], generator, request, public) -> dict[str, Any]:
@@ -43,13 +47,16 @@ def document_errors(result: dict[str, Any], generator, request, public) -> dict[
     components = result.setdefault("components", {}).setdefault("schemas", {})
     components[ERROR_COMPONENT] = ERROR_SCHEMA
     ref = {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}
-    for path_item in result.get("paths", {}).values():
+    for path, path_item in result.get("paths", {}).items():
         for method, operation in path_item.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             codes = dict(ALWAYS)
             if method in WRITE_METHODS:
                 codes.update(WRITES)
+            for prefix, extra in BY_PATH.items():
+                if path.startswith(prefix):
+                    codes.update(extra)
             responses = operation["responses"]
             for code, description in codes.items():
                 responses.setdefault(

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
 
+from vtt.core.outage import BREAKER
 from vtt.core.worker import live_workers
 
 
@@ -54,11 +55,21 @@ async def _guard(name: str, coro) -> dict:
 
 async def healthz(request: HttpRequest) -> JsonResponse:
     """Database, channel layer and worker state; 200 when all are up, 503 otherwise."""
-    checks = {
-        "database": await _guard("database", database_sync_to_async(_check_database)()),
-        "channel_layer": await _guard("channel_layer", _check_channel_layer()),
-        "worker": await _guard("worker", database_sync_to_async(_check_worker)()),
-    }
+    if BREAKER.tripped and await asyncio.to_thread(BREAKER.is_down):
+        # PostgreSQL is known to be down (vtt/core/outage.py): answer now, not after two
+        # pool timeouts (the worker check reads the database too).
+        down = {"ok": False, "error": "the database does not answer"}
+        checks = {
+            "database": down,
+            "channel_layer": await _guard("channel_layer", _check_channel_layer()),
+            "worker": {"ok": False, "error": "unknown while the database does not answer"},
+        }
+    else:
+        checks = {
+            "database": await _guard("database", database_sync_to_async(_check_database)()),
+            "channel_layer": await _guard("channel_layer", _check_channel_layer()),
+            "worker": await _guard("worker", database_sync_to_async(_check_worker)()),
+        }
     healthy = all(c["ok"] for c in checks.values())
     return JsonResponse(
         {"status": "ok" if healthy else "unavailable", "checks": checks},

@@ -18,12 +18,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from systems.crows import travel as travel_rules
 from vtt.characters.api import outcome_for
 from vtt.characters.models import Character
 from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
-from vtt.maps import combat, selectors, services, travel, uploads
+from vtt.maps import battle, combat, selectors, services, travel, uploads
 from vtt.maps.fog import Fog
 from vtt.maps.models import DistanceUnit, GridKind, HexOrientation, Light, Metric, Token
 from vtt.permissions import Action, authorize
@@ -574,9 +575,14 @@ class MapTravelStep(APIView):
                 task=str(body.get("task") or ""),
                 characteristic=body.get("characteristic") or None,
             )
+            shown = outcome_for(outcome, membership)
+            details = shown.get("details") or {}
+            if not selectors.is_referee(membership) and isinstance(details.get("travel"), dict):
+                # the day as the check left it: a failed shortcut makes the party lost here
+                details["travel"] = travel_rules.public_view(details["travel"])
             return Response(
                 {
-                    "outcome": outcome_for(outcome, membership),
+                    "outcome": shown,
                     "pending_id": follow.pk if follow else None,
                     **travel.travel_view(m.campaign, referee=selectors.is_referee(membership)),
                 },
@@ -596,5 +602,46 @@ class MapTravelStep(APIView):
         return Response(
             travel.travel_step(
                 map=m, actor=request.user, role=membership.role, step=step, params=dict(body)
+            )
+        )
+
+
+class MapCombat(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int, map_id: int) -> Response:
+        """The combat round (Crows) as this viewer may see it: players never get the creatures
+        they cannot see on the map (hidden tokens, hidden NPCs, tokens under fog)."""
+        membership = authorize(request.user, pk, Action.VIEW)
+        m = selectors.map_for(membership, map_id)
+        return Response(battle.combat_view(m, referee=selectors.is_referee(membership)))
+
+
+class MapCombatStep(APIView):
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(description="Refused by the rules (not your side's turn, …)"),
+            403: OpenApiResponse(description="Not the referee (or not your character)"),
+            409: OpenApiResponse(description="No combat (or one already under way)"),
+        },
+    )
+    def post(self, request: Request, pk: int, map_id: int, step: str) -> Response:
+        """One step of a Crows combat on a square map (seed L701-L773): `start` {tokens?,
+        surprised?, sides?: {token_id: pcs|enemies}}, `round` {roller_id?} (1d10: 6+ the PCs
+        act first), `turn` {combatant, force?}, `spend` {combatant?, cost: maneuver|action|
+        reaction|free, move?, squares?}, `end_turn`, `end`. Combatants are `"t<token id>"`.
+        Players may `turn`, `spend` and `end_turn` for their own characters' tokens."""
+        if step not in battle.STEPS:
+            raise Http404
+        action = Action.PLAY if step in battle.PLAYER_STEPS else Action.MANAGE
+        membership = authorize(request.user, pk, action)
+        m = selectors.map_for(membership, map_id)
+        data = request.data
+        body = data.dict() if hasattr(data, "dict") else data if isinstance(data, dict) else {}
+        ATTACK_BUCKET.hit(str(request.user.pk))
+        return Response(
+            battle.combat_step(
+                map=m, actor=request.user, membership=membership, step=step, params=dict(body)
             )
         )

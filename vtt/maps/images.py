@@ -83,6 +83,27 @@ def _damaged() -> Invalid:
     )
 
 
+# A PNG or WebP of flat colour unpacks to ~1000 times its size: a 97 KB PNG of 10000 × 10000
+# (inside the pixel limit) made the server decode 100 megapixels, 0.7 GB of memory and five
+# seconds of CPU. Past what a background keeps anyway (4096²), a file may unpack to at most
+# MAX_EXPANSION times its size; a real map that large does not compress that well. JPEG is
+# exempt: it is decoded at a reduced scale (``draft``), never at full size.
+MAX_EXPANSION = 100
+EXPANSION_CHECK_PIXELS = 4096 * 4096
+
+
+def _check_expansion(fmt: str, width: int, height: int, bands: tuple, upload) -> None:
+    if fmt == "JPEG" or width * height <= EXPANSION_CHECK_PIXELS:
+        return
+    size = max(1, int(getattr(upload, "size", 0) or 0))
+    if width * height * len(bands) > MAX_EXPANSION * size:
+        raise TooLarge(
+            _("The image unpacks to far more than its file size (a decompression bomb)."),
+            code="decompression_bomb",
+            fields={"image": [_("A decompression bomb.")]},
+        )
+
+
 def check_size(size: int | None) -> None:
     if size is not None and size > max_bytes():
         raise too_large_bytes()
@@ -133,6 +154,7 @@ def clean_image(upload, *, max_side: int) -> CleanImage:
                 width, height = probe.size
                 if width * height > limit:
                     raise _too_many_pixels()
+                _check_expansion(fmt, width, height, probe.getbands(), upload)
                 probe.verify()
             upload.seek(0)
             with Image.open(upload) as image:

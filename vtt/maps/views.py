@@ -18,10 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from systems.crows.terms_b import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
 from vtt.campaigns.models import Membership, Role
 from vtt.characters.models import Character
 from vtt.core.errors import Invalid, ServiceError
-from vtt.maps import images, selectors, services, uploads
+from vtt.maps import battle, images, selectors, services, travel, uploads
 from vtt.maps.fog import Fog
 from vtt.maps.forms import BackgroundForm, MapForm
 from vtt.maps.models import Map, Token
@@ -251,6 +252,14 @@ def panel_context(
         },
         "labels": js_labels(),
     }
+    if campaign.ruleset == "crows":
+        config["crows"] = crows_config(membership, m)
+        config["urls"].update(
+            {
+                key: reverse(name, args=[campaign.pk, 999999999]).replace("999999999", "{id}")
+                for key, name in (("travel", "api-map-travel"), ("combat", "api-map-combat"))
+            }
+        )
     return {
         "campaign": campaign,
         "map": m,
@@ -264,6 +273,111 @@ def panel_context(
         "is_crows": campaign.ruleset == "crows",
         "characters": config["characters"],
         "maps": config["maps"],
+    }
+
+
+def crows_config(membership: Membership, m: Map | None) -> dict[str, Any]:
+    """What static/js/crows_panel.js needs: the rules' terms (Russian and English names from
+    the seed) and the travel day and combat as this member may see them, with the log head
+    they were read at (later ``travel``/``combat`` events replace them)."""
+    referee = membership.role == Role.REFEREE
+    campaign = membership.campaign
+    head = selectors.current_head(campaign.pk)  # before the reads: a later event re-applies
+    travel_state = travel.travel_view(campaign, referee=referee)["travel"]
+    combat_state = (
+        battle.combat_view(m, referee=referee)["combat"]
+        if m is not None and m.kind == "square"
+        else None
+    )
+    players = (
+        [
+            {"id": x.user_id, "name": x.user.get_username()}
+            for x in Membership.objects.filter(campaign=campaign, role=Role.PLAYER)
+            .select_related("user")
+            .order_by("user__username")
+        ]
+        if referee
+        else []
+    )
+    return {
+        "head": head,
+        "travel": travel_state,
+        "combat": combat_state,
+        "players": players,
+        "paces": [{"key": p.key, "ru": p.ru, "en": p.en} for p in PACES],
+        "rivers": [c.as_dict() for c in RIVER],
+        "roles": [c.as_dict() for c in ROLES],
+        "tasks": [
+            {
+                "key": t.key,
+                "role": t.role,
+                "ru": t.ru,
+                "en": t.en,
+                "results": {k: {"ru": v[0], "en": v[1]} for k, v in t.results.items()},
+            }
+            for t in TASKS
+        ],
+        "costs": [c.as_dict() for c in COSTS],
+        "sides": [c.as_dict() for c in SIDES],
+        "directions": [
+            {"key": k, "ru": ru, "en": en}
+            for k, ru, en in (
+                ("nw", "СЗ", "NW"),
+                ("n", "С", "N"),
+                ("ne", "СВ", "NE"),
+                ("sw", "ЮЗ", "SW"),
+                ("s", "Ю", "S"),
+                ("se", "ЮВ", "SE"),
+            )
+        ],
+        "labels": crows_labels(),
+    }
+
+
+def crows_labels() -> dict[str, str]:
+    """Every string crows_panel.js shows (``{name}`` tokens filled in JS)."""
+    return {
+        "day": _("Day {n}"),
+        "notTravelling": _("The party is not travelling."),
+        "pace": _("Pace"),
+        "hexes": _("Hexes today: {moved} of {hexes}"),
+        "thresholds": _("Encounter threshold: {travel} on the road, {rest} at rest"),
+        "position": _("Position"),
+        "unknown": _("unknown"),
+        "lost": _("The party is lost"),
+        "hex": _("hex {col}, {row}"),
+        "noRoles": _("No travel roles yet."),
+        "check": _("Check"),
+        "checkDone": _("done"),
+        "tier": _("tier {n}"),
+        "arrived": _("Arrived at {place}"),
+        "prompts": _("For the referee"),
+        "secret": _("Referee only"),
+        "encounterYes": _("Encounter check {roll} against {threshold}: an encounter!"),
+        "encounterNo": _("Encounter check {roll} against {threshold}: nothing."),
+        "driftTo": _("Truly at {col}, {row}"),
+        "saves": _("Miasma saves"),
+        "noTask": _("— no role —"),
+        "combatNone": _("No combat."),
+        "round": _("Round {n}"),
+        "noRound": _("No round yet"),
+        "first": _("Acting first: {side}"),
+        "waiting": _("Waiting to act: {side}"),
+        "turnOf": _("{name}'s turn"),
+        "hiddenTurn": _("The enemies act"),
+        "spent": _("Spent: maneuvers {m}, actions {a}"),
+        "left": _("Left: maneuvers {m}, actions {a}"),
+        "moveLeft": _("{n} squares of the Move left"),
+        "reactionSpent": _("reaction spent"),
+        "acted": _("has acted"),
+        "surprised": _("surprised"),
+        "startTurn": _("Start the turn"),
+        "moveManeuver": _("Move (maneuver)"),
+        "maneuver": _("Maneuver"),
+        "action": _("Action"),
+        "reaction": _("Reaction"),
+        "endTurn": _("End the turn"),
+        "squares": _("Squares"),
     }
 
 

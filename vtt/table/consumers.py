@@ -18,7 +18,8 @@ from django.conf import settings
 from django.core.cache import cache
 
 from vtt.core import jsonsafe
-from vtt.core.outage import is_unavailable, warn
+from vtt.core.middleware import MAX_ID
+from vtt.core.outage import BREAKER, DatabaseDown, is_unavailable, warn
 from vtt.permissions import Action, can, membership_for
 from vtt.table.events import can_see, group_name, visible_events, wire
 from vtt.table.models import EventCursor
@@ -70,7 +71,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.conn_id = secrets.token_hex(6)
         user = self.scope.get("user")
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
-        membership = await database_sync_to_async(membership_for)(user, self.campaign_id)
+        membership = (
+            await database_sync_to_async(membership_for)(user, self.campaign_id)
+            if self.campaign_id <= MAX_ID  # a bigger id names nothing (and overflows the query)
+            else None
+        )
         # Accept first so the browser receives the close code (a refused handshake has none).
         await self.accept()
         if membership is None or not can(membership, Action.VIEW):
@@ -122,6 +127,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("bad_frame", "A frame is a JSON object with a string 'type'.")
             return
         kind = frame["type"]
+        if kind in ("hello", "replay") and BREAKER.tripped and await _database_down():
+            # PostgreSQL is known to be down: say so now rather than after the pool's timeout
+            # (vtt/core/outage.py turns this into an error frame and close 4503).
+            raise DatabaseDown("PostgreSQL is down")
         if kind == "hello":
             await self._hello(frame.get("last_seq", 0))
         elif kind == "replay":
@@ -291,6 +300,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _error(self, code: str, message: str) -> None:
         await self._send({"type": "error", "code": code, "message": message})
+
+
+async def _database_down() -> bool:
+    return await asyncio.to_thread(BREAKER.is_down)
 
 
 def _is_seq(value: Any) -> bool:

@@ -19,14 +19,12 @@ from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.test import APIClient
 
 from systems import get_ruleset
 from systems.core.dice import ScriptedDice
 from systems.crows.dungeon import encounter_threshold
+from tests.helpers import session_cookie
 from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
@@ -357,17 +355,8 @@ def test_a_choice_made_later_is_replayed_onto_the_day(journey):
 application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
 
 
-def _session_cookie(user) -> str:
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
-
-
 async def _connect(user, campaign_id: int) -> tuple[WebsocketCommunicator, int]:
-    cookie = await sync_to_async(_session_cookie)(user)
+    cookie = await sync_to_async(session_cookie)(user)
     comm = WebsocketCommunicator(
         application,
         f"/ws/campaigns/{campaign_id}/",

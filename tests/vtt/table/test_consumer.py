@@ -9,11 +9,9 @@ from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 
 from systems.core.dice import ScriptedDice
+from tests.helpers import session_cookie
 from vtt.campaigns import services as campaign_services
 from vtt.routing import websocket_urlpatterns
 from vtt.table import services
@@ -24,19 +22,10 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
 
 
-def _session_cookie(user) -> str:
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
-
-
 async def connect(user, campaign_id: int, last_seq: int | None = 0):
     headers = [(b"origin", b"http://localhost")]
     if user is not None:
-        cookie = await sync_to_async(_session_cookie)(user)
+        cookie = await sync_to_async(session_cookie)(user)
         headers.append((b"cookie", cookie.encode()))
     comm = WebsocketCommunicator(application, f"/ws/campaigns/{campaign_id}/", headers=headers)
     connected, _ = await comm.connect()

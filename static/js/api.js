@@ -1,0 +1,56 @@
+/* One JSON API call for the page scripts (table.js, moves.js, inventory.js), so they read the
+ * server's refusals the same way: the message is `detail`, else the first field error, else
+ * the page's "failed" text; the Error carries `status` (0 when the network failed) and the
+ * parsed body as `data` for callers that react to 409 and the like.
+ *
+ *   VTTApi.request("POST", url, {params: {}}, {csrf: token, failed: L.failed}).then(...)
+ *
+ * `keyed: true` puts the field name before a field error ("hp: too high").
+ * Load it before the scripts that use it.
+ */
+(function () {
+  "use strict";
+
+  function firstFieldError(data, keyed) {
+    var source = data.fields || data;
+    for (var key in source) {
+      if (Array.isArray(source[key]) && source[key].length) {
+        return keyed ? key + ": " + source[key][0] : source[key][0];
+      }
+    }
+    return null;
+  }
+
+  function request(method, url, body, options) {
+    options = options || {};
+    var init = {
+      method: method,
+      credentials: "same-origin",
+      headers: { "Accept": "application/json", "X-CSRFToken": options.csrf || "" },
+    };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(url, init).then(function (response) {
+      return response.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        if (!response.ok) {
+          var message = data && (data.detail || firstFieldError(data, options.keyed));
+          var error = new Error(message || options.failed);
+          error.status = response.status;
+          error.data = data;
+          throw error;
+        }
+        return data;
+      });
+    }, function () {
+      var error = new Error(options.failed);
+      error.status = 0;
+      throw error;
+    });
+  }
+
+  window.VTTApi = { request: request, firstFieldError: firstFieldError };
+})();

@@ -1,0 +1,168 @@
+"""Caps: a user opening 100 sockets, failed logins through both doors, and the roll and move
+buckets. tests/vtt covers the login page's own counter (test_accounts.py) and the roll API's
+and roll bar's burst (table/test_api.py, table/test_views.py); these add what they miss."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from systems.core.dice import ScriptedDice
+from tests.conftest import PASSWORD, make_user
+from tests.security.sockets import next_of, open_socket, session_cookie
+from vtt.characters import services as character_services
+from vtt.table import services as table_services
+from vtt.table.consumers import CLOSE_TOO_MANY
+from vtt.table.models import TableEvent
+
+# --- a user opening 100 sockets ------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_user_opening_100_sockets_is_capped_and_the_first_ones_keep_working(
+    table, settings
+):
+    limit = settings.SOCKETS_PER_USER
+    assert limit < 100
+    cookie = await sync_to_async(session_cookie)(table.player)
+    sockets = [
+        await open_socket(table.player, table.campaign.pk, cookie=cookie) for _ in range(100)
+    ]
+    accepted, refused = [], []
+    for comm in sockets:
+        first = await comm.receive_json_from(timeout=5)
+        if first["type"] == "welcome":
+            accepted.append(comm)
+            continue
+        assert first["type"] == "error" and first["code"] == "too_many_sockets", first
+        assert first["message"]
+        assert await comm.receive_output(timeout=5) == {
+            "type": "websocket.close",
+            "code": CLOSE_TOO_MANY,
+        }
+        refused.append(comm)
+    assert accepted == sockets[:limit]  # the first ones in, every later one out
+    assert len(refused) == 100 - limit
+
+    # Another member is not affected by the player's cap.
+    referee = await open_socket(table.referee, table.campaign.pk)
+    assert (await referee.receive_json_from(timeout=5))["type"] == "welcome"
+
+    # The accepted sockets still work: each replays, answers a ping and gets a live roll.
+    for comm in accepted:
+        await comm.send_json_to({"type": "hello", "last_seq": 0})
+        assert (await next_of(comm, "replay"))["cursor"] == 0
+    await sync_to_async(table_services.roll_create)(
+        campaign=table.campaign,
+        actor=table.referee,
+        notation="1d6",
+        visibility="everyone",
+        dice=ScriptedDice([4]),
+    )
+    for n, comm in enumerate(accepted):
+        event = (await next_of(comm, "event", timeout=5))["event"]
+        assert event["seq"] == 1 and event["payload"]["total"] == 4
+        await comm.send_json_to({"type": "ping", "t": n})
+        assert (await next_of(comm, "pong"))["t"] == n
+
+    # Closing one frees its slot: the next socket is welcomed, the one after is refused again.
+    await accepted[0].disconnect()
+    again = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    assert (await again.receive_json_from(timeout=5))["type"] == "welcome"
+    one_more = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    assert (await one_more.receive_json_from(timeout=5))["code"] == "too_many_sockets"
+    assert (await one_more.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
+
+    for comm in [*accepted[1:], again, referee]:
+        await comm.disconnect()
+
+
+# --- failed logins: the page and the token API share one counter --------------------------------
+
+
+def _page_login(username: str, password: str, address: str = "127.0.0.1"):
+    return Client(REMOTE_ADDR=address).post(
+        reverse("login"), {"username": username, "password": password}
+    )
+
+
+def _token_login(username: str, password: str, address: str = "127.0.0.1"):
+    return APIClient(REMOTE_ADDR=address).post(
+        "/api/auth/token/", {"username": username, "password": password}, format="json"
+    )
+
+
+@pytest.mark.django_db
+def test_api_token_login_is_blocked_after_failures_on_the_login_page():
+    """Ten wrong passwords on the page: the token API refuses even the right one, from
+    another address (the per-name counter), with a message and retry_after."""
+    make_user("olga")
+    for _ in range(10):
+        assert _page_login("olga", "wrong", "10.0.0.1").status_code == 200
+    blocked = _token_login("olga", PASSWORD, "10.0.0.2")
+    assert blocked.status_code == 429
+    body = blocked.json()
+    assert body["code"] == "rate_limited" and body["detail"] and body["retry_after"] >= 60
+    assert "token" not in body
+    # another account from the same new address is fine
+    make_user("petr")
+    assert _token_login("petr", PASSWORD, "10.0.0.2").status_code == 200
+
+
+@pytest.mark.django_db
+def test_token_api_failures_count_for_the_login_page_too():
+    make_user("olga")
+    for n in range(10):
+        # a fresh address each time: DRF's per-address throttle is not what stops this
+        response = _token_login("olga", "wrong", f"10.0.1.{n}")
+        assert response.status_code == 400 and response.json()["code"] == "bad_credentials"
+    page = _page_login("OLGA", PASSWORD, "10.0.2.1")  # names are counted case-insensitively
+    assert page.status_code == 429
+    assert "msg error" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_many_names_from_one_address_are_blocked():
+    for n in range(10):
+        assert _page_login(f"nobody{n}", "wrong", "10.0.3.1").status_code == 200
+    make_user("vera")
+    assert _page_login("vera", PASSWORD, "10.0.3.1").status_code == 429
+    assert _page_login("vera", PASSWORD, "10.0.3.2").status_code == 302  # another address
+
+
+@pytest.mark.django_db
+def test_successful_logins_are_not_counted():
+    make_user("ivan")
+    for _ in range(15):
+        assert _page_login("ivan", PASSWORD).status_code == 302
+
+
+# --- the roll bucket covers moves and table rolls too --------------------------------------------
+
+
+@pytest.mark.django_db
+def test_moves_are_rate_limited_per_user(table, api_for):
+    pc = character_services.character_create(
+        campaign=table.campaign,
+        actor=table.player,
+        role="player",
+        name="Ава",
+        state={"stats": {"str": 16, "dex": 13, "con": 12, "int": 9, "wis": 10, "cha": 8}},
+    )
+    client = api_for(table.player)
+    url = f"/api/characters/{pc.pk}/moves/defy_danger/"
+    body = {"params": {"approach": "agility"}}
+    codes = [client.post(url, body, format="json").status_code for _ in range(11)]
+    assert codes[:10] == [201] * 10, codes
+    assert codes[10] == 429
+    events = TableEvent.objects.filter(campaign=table.campaign).count()
+    limited = client.post(url, body, format="json").json()
+    assert limited["code"] == "rate_limited" and limited["retry_after"] >= 1
+    assert limited["detail"]
+    assert TableEvent.objects.filter(campaign=table.campaign).count() == events  # no roll
+    # the referee's bucket is their own
+    assert api_for(table.referee).post(url, body, format="json").status_code == 201
