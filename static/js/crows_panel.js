@@ -203,8 +203,93 @@
 
   function roleCheck(character, task) {
     return api("POST", url("travel", "role"), { character_id: character.id, task: task })
-      .then(function (data) { if (data && data.travel !== undefined) setTravel(data.travel, 0); })
+      .then(function (data) {
+        if (data && data.travel !== undefined) setTravel(data.travel, 0);
+        offerChoice(character, data);
+      })
       .catch(fail);
+  }
+
+  // A role check (or an answer to one) that waits for a choice: its options as buttons; the
+  // answer goes to the sheet's pending move, and may itself offer the next choice.
+  var choiceBox = null;
+  function offerChoice(character, data) {
+    if (!choiceBox) {
+      choiceBox = node("div", "travel-choice", null, { "data-travel-choice": "", "aria-live": "polite" });
+      travelBox.insertBefore(choiceBox, travelState.nextSibling);
+    }
+    choiceBox.textContent = "";
+    var outcome = data && data.outcome;
+    if (outcome && outcome.text) choiceBox.appendChild(node("p", "travel-choice-text", character.name + ": " + tr(outcome.text)));
+    if (!data || !data.pending_id || !outcome || !(outcome.options || []).length) return;
+    choiceBox.appendChild(node("span", "", L.chooseOne + " "));
+    outcome.options.forEach(function (o) {
+      choiceBox.appendChild(button(tr(o), function () {
+        var target = C.urls.choose.replace("{cid}", character.id).replace("{pid}", data.pending_id);
+        return api("POST", target, { choices: [o.key] }).then(function (answer) {
+          offerChoice(character, answer);
+        }).catch(fail);
+      }, "", { "data-travel-option": o.key }));
+    });
+  }
+
+  // ---- the Miasma's 17+ choices (A12): each player for their own character --------------------
+
+  var miasma = K.miasma;  // {day, saves: [...], choices: {character_id: "clear" | id}} or null
+
+  function ownCharacter(id) {
+    return (C.characters || []).filter(function (c) {
+      return c.id === id && (isReferee || (c.owner_id === me.id && c.kind === "pc"));
+    })[0];
+  }
+
+  function renderMiasma() {
+    var box = travelBox.querySelector("[data-miasma-choices]");
+    if (!box) {
+      box = node("div", "travel-miasma", null, { "data-miasma-choices": "" });
+      travelBox.insertBefore(box, travelState.nextSibling);
+    }
+    box.textContent = "";
+    if (!miasma || !travel || !C.canPlay) return;
+    var names = {};
+    miasma.saves.forEach(function (s) { names[s.character_id] = s.name; });
+    miasma.saves.forEach(function (s) {
+      if (s.skipped || s.tier !== 3) return;
+      var mineChar = ownCharacter(s.character_id);
+      if (!mineChar) return;
+      var row = node("p", "miasma-choice", null, { "data-miasma-for": String(s.character_id) });
+      row.appendChild(node("strong", "", s.name + ": "));
+      row.appendChild(document.createTextNode(L.miasmaChoice + " "));
+      var chosen = (miasma.choices || {})[String(s.character_id)];
+      if (chosen !== undefined) {
+        row.appendChild(node("span", "badge ok", fmt(L.chosen, {
+          choice: chosen === "clear" ? L.clearCruelty : fmt(L.liftSave, { name: names[chosen] || "?" }),
+        }), { "data-miasma-chosen": String(chosen) }));
+      }
+      row.appendChild(button(L.clearCruelty, function () { return miasmaChoice(s.character_id, "clear"); }, "", { "data-miasma-clear": "" }));
+      miasma.saves.forEach(function (o) {
+        if (o.skipped || o.character_id === s.character_id) return;
+        row.appendChild(button(fmt(L.liftSave, { name: o.name }), function () { return miasmaChoice(s.character_id, o.character_id); }, "", { "data-miasma-lift": String(o.character_id) }));
+      });
+      box.appendChild(row);
+    });
+  }
+
+  function miasmaChoice(characterId, choice) {
+    return api("POST", url("travel", "miasma_choice"), { character_id: characterId, choice: choice })
+      .then(function (step) { noteMiasma(step); })
+      .catch(fail);
+  }
+
+  function noteMiasma(step) {
+    if (!step || !step.type) return;
+    if (step.type === "miasma_saves") miasma = { day: step.day, saves: step.saves, choices: {} };
+    else if (step.type === "miasma_choice" && miasma && miasma.day === step.day) {
+      miasma.choices = Object.assign({}, miasma.choices);
+      miasma.choices[String(step.character_id)] = step.choice;
+    } else if (step.type === "miasma_resolved" || step.type === "travel_ended") miasma = null;
+    else return;
+    renderMiasma();
   }
 
   function setTravel(state, seq) {
@@ -212,6 +297,7 @@
     if (seq) travelSeq = seq;
     travel = state;
     renderTravel();
+    renderMiasma();
   }
 
   function travelParams(step) {
@@ -229,11 +315,23 @@
       };
     }
     if (step === "roles") {
-      var roles = [];
+      var roles = [], helping = [];
       panel.querySelectorAll("[data-role-for]").forEach(function (select) {
-        if (select.value) roles.push({ character_id: Number(select.getAttribute("data-role-for")), task: select.value });
+        var id = select.getAttribute("data-role-for");
+        var helps = q("[data-helps-for='" + id + "']");
+        if (helps && helps.value) {
+          helping.push({ character_id: Number(id), helps: Number(helps.value) });
+          return;
+        }
+        if (!select.value) return;
+        var allies = Array.prototype.map.call(q("[data-allies-for='" + id + "']").selectedOptions || [], function (o) { return Number(o.value); });
+        var entry = { character_id: Number(id), task: select.value };
+        if (allies.length) entry.allies = allies;
+        var quarry = q("[data-quarry-for='" + id + "']").value.trim();
+        if (quarry) entry.quarry = quarry;
+        roles.push(entry);
       });
-      return { roles: roles };
+      return { roles: roles, helping: helping };
     }
     if (step === "encounter") return { kind: q("[data-travel-encounter-kind]").value };
     if (step === "arrive") return { place: q("[data-travel-place]").value };
@@ -263,6 +361,7 @@
     return api("POST", url("travel", step), params || travelParams(step)).then(function (data) {
       if (data && data.travel !== undefined) setTravel(data.travel, 0);
       showSecret(data);
+      noteMiasma(data);
     }).catch(fail);
   }
 
@@ -287,6 +386,19 @@
         select.appendChild(group);
       });
       label.appendChild(select);
+      var allies = node("select", "travel-allies", null, { multiple: "", size: "2", "data-allies-for": String(c.id), "aria-label": L.allies + ": " + c.name, title: L.allies });
+      var helps = node("select", "travel-helps", null, { "data-helps-for": String(c.id), "aria-label": L.helps + ": " + c.name, title: L.helps });
+      var nobody = node("option", "", L.helpsNobody); nobody.value = ""; helps.appendChild(nobody);
+      (C.characters || []).forEach(function (other) {
+        if (other.id === c.id) return;
+        var a = node("option", "", other.name); a.value = String(other.id); allies.appendChild(a);
+        var h = node("option", "", other.name); h.value = String(other.id); helps.appendChild(h);
+      });
+      label.appendChild(node("span", "muted", " " + L.allies + " "));
+      label.appendChild(allies);
+      label.appendChild(node("input", "travel-quarry", null, { "data-quarry-for": String(c.id), maxlength: "200", size: "10", placeholder: L.quarry, "aria-label": L.quarry + ": " + c.name }));
+      label.appendChild(node("span", "muted", " " + L.helps + " "));
+      label.appendChild(helps);
       form.appendChild(label);
     });
     var directions = panel.querySelector("[data-travel-directions]");
@@ -349,6 +461,10 @@
       if (c.surprised) marks.push(L.surprised);
       if (c.acted) marks.push(L.acted);
       if (c.reaction_used) marks.push(L.reactionSpent);
+      if (c.taunted_by) marks.push(L.taunted);
+      if (c.readied) marks.push(L.readied);
+      if (c.grabbing) marks.push(fmt(L.grabbing, { name: nameOf(c.grabbing) }));
+      if (c.extra_now) marks.push(L.extraNow);
       if (marks.length) li.appendChild(node("small", "muted marks", " " + marks.join(", ")));
       li.setAttribute("data-reaction-used", c.reaction_used ? "1" : "0");
       if (mine(c) && C.canPlay) {
@@ -358,10 +474,18 @@
         if (!c.reaction_used && combat.round) {
           li.appendChild(button(L.reaction, function () { return combatStep("spend", { combatant: c.id, cost: "reaction" }); }, "", { "data-combat-reaction": c.id }));
         }
+        if (c.readied && !c.reaction_used) {
+          li.appendChild(button(L.fire, function () { return combatStep("trigger", { combatant: c.id }); }, "", { "data-combat-trigger": c.id }));
+        }
+      }
+      if (isReferee && C.canPlay && combat.round) {
+        li.appendChild(button(L.extraAction, function () { return combatStep("extra_action", { combatant: c.id }); }, "", { "data-combat-extra": c.id }));
       }
       list.appendChild(li);
     });
     combatState.appendChild(list);
+    renderInitiative();
+    renderJoin();
     var turn = combat.turn;
     if (!turn) return;
     if (turn.hidden) {
@@ -385,7 +509,89 @@
       if (left.actions > 0) bar.appendChild(button(L.action, function () { return combatStep("spend", { cost: "action" }); }, "", { "data-combat-spend": "action" }));
       bar.appendChild(button(L.endTurn, function () { return combatStep("end_turn"); }, "primary", { "data-combat-end-turn": "" }));
       combatTurn.appendChild(bar);
+      combatTurn.appendChild(turnOptions(who, left));
     }
+  }
+
+  function nameOf(cid) {
+    var c = (combat ? combat.combatants : []).filter(function (x) { return x.id === cid; })[0];
+    return c ? c.name : "?";
+  }
+
+  // The turn's other options (L735, L761, L765): a target among the combatants this browser
+  // sees, then taunt (an action), grab (a maneuver, rolled from the sheet) and ready.
+  function turnOptions(who, left) {
+    var bar = node("div", "combat-options", null, { "data-combat-options": who.id });
+    var target = node("select", "", null, { "data-combat-target": "", "aria-label": L.target });
+    combat.combatants.forEach(function (c) {
+      if (c.id === who.id) return;
+      var o = node("option", "", c.name); o.value = c.id; target.appendChild(o);
+    });
+    bar.appendChild(node("span", "muted", L.target + " "));
+    bar.appendChild(target);
+    function tokenOf(cid) {
+      var c = combat.combatants.filter(function (x) { return x.id === cid; })[0];
+      return c ? c.token_id : null;
+    }
+    if (left.actions > 0) {
+      bar.appendChild(button(L.taunt, function () { return combatStep("taunt", { combatant: who.id, target: target.value }); }, "", { "data-combat-taunt": "" }));
+    }
+    if (left.maneuvers > 0) {
+      bar.appendChild(button(L.grab, function () {
+        return api("POST", url("combat", "grab"), { attacker: who.token_id, target: tokenOf(target.value) })
+          .then(function (data) {
+            if (data && data.combat !== undefined) setCombat(data.combat, 0);
+            if (data && data.outcome && data.outcome.text) toast(tr(data.outcome.text));
+          }).catch(fail);
+      }, "", { "data-combat-grab": "" }));
+    }
+    if (who.grabbing) {
+      bar.appendChild(button(L.release, function () { return combatStep("release", { combatant: who.id }); }, "", { "data-combat-release": "" }));
+    }
+    if (left.actions > 0) {
+      var what = node("input", "", null, { "data-combat-ready-what": "", maxlength: "200", size: "10", placeholder: L.whatPlaceholder, "aria-label": L.whatPlaceholder });
+      var trigger = node("input", "", null, { "data-combat-ready-trigger": "", maxlength: "200", size: "14", placeholder: L.triggerPlaceholder, "aria-label": L.trigger });
+      bar.appendChild(what);
+      bar.appendChild(trigger);
+      bar.appendChild(button(L.ready, function () {
+        return combatStep("ready", { combatant: who.id, what: what.value, trigger: trigger.value });
+      }, "", { "data-combat-ready": "" }));
+    }
+    return bar;
+  }
+
+  // L707: the player the referee named rolls the side initiative from here; the server rolls.
+  function renderInitiative() {
+    var roller = combat.roller ? String(combat.roller) : "";
+    if (isReferee) {
+      var select = panel.querySelector("[data-combat-roller]");
+      if (select && select.value !== roller) select.value = roller;
+      return;
+    }
+    if (roller && roller === String(me.id) && combat.round_over && C.canPlay) {
+      var box = node("p", "combat-initiative");
+      box.appendChild(button(L.rollInitiative, function () { return combatStep("initiative"); }, "primary", { "data-combat-initiative": "" }));
+      combatState.appendChild(box);
+    }
+  }
+
+  // Joining a fight under way (L666): the referee any token, a player their own characters'.
+  function renderJoin() {
+    if (!C.canPlay || !window.VTTMap) return;
+    var inFight = {};
+    combat.combatants.forEach(function (c) { if (c.token_id) inFight[c.token_id] = true; });
+    var tokens = window.VTTMap.tokens() || {};
+    var choices = Object.keys(tokens).filter(function (id) {
+      var t = tokens[id];
+      return !inFight[t.id] && (isReferee || (t.owner_id !== null && t.owner_id === me.id));
+    });
+    if (!choices.length) return;
+    var box = node("p", "combat-join");
+    var select = node("select", "", null, { "data-combat-join-token": "", "aria-label": L.join });
+    choices.forEach(function (id) { var o = node("option", "", tokens[id].name); o.value = String(tokens[id].id); select.appendChild(o); });
+    box.appendChild(select);
+    box.appendChild(button(L.join, function () { return combatStep("join", { token: Number(select.value) }); }, "", { "data-combat-join": "" }));
+    combatState.appendChild(box);
   }
 
   function fillSurprised() {
@@ -404,6 +610,9 @@
     if (!isReferee || !panel.querySelector("[data-combat-controls]")) return;
     var roller = panel.querySelector("[data-combat-roller]");
     K.players.forEach(function (p) { var o = node("option", "", p.name); o.value = String(p.id); roller.appendChild(o); });
+    roller.addEventListener("change", function () {
+      if (combat) combatStep("roller", { roller_id: roller.value ? Number(roller.value) : "" });
+    });
     panel.querySelectorAll("[data-combat-step]").forEach(function (b) {
       b.addEventListener("click", function () {
         var step = b.getAttribute("data-combat-step");
@@ -434,7 +643,10 @@
     var ev = e.detail;
     if (!ev || !ev.payload) return;
     var p = ev.payload;
-    if (ev.kind === "travel" && p.audience === audience && "travel" in p) setTravel(p.travel, ev.seq);
+    if (ev.kind === "travel" && p.audience === audience && "travel" in p) {
+      setTravel(p.travel, ev.seq);
+      noteMiasma(p);
+    }
     else if (ev.kind === "combat" && p.audience === audience && "combat" in p) {
       var m = currentMap();
       if (m && p.map_id === m.id) setCombat(p.combat, ev.seq);
@@ -455,6 +667,7 @@
   buildCombatControls();
   layout();
   renderTravel();
+  renderMiasma();
   renderCombat();
   window.VTTCrows = {
     travel: function () { return travel; },

@@ -408,6 +408,7 @@
       var cell = polygon(G.corners(cr[0], cr[1]));
       if (f.cover) (groups["cover-" + f.cover] = groups["cover-" + f.cover] || []).push(cell);
       if (f.concealment) (groups["conceal-" + f.concealment] = groups["conceal-" + f.concealment] || []).push(cell);
+      if (f.ground) (groups["ground-" + f.ground] = groups["ground-" + f.ground] || []).push(cell);
       if (f.light && LIGHT_RANK[f.light] < LIGHT_RANK[ambient]) (groups["light-" + f.light] = groups["light-" + f.light] || []).push(cell);
       if (f.light && LIGHT_RANK[f.light] > LIGHT_RANK[ambient]) lighter.push({ cell: cell, light: f.light });
       if (f.height) heights.push({ cr: cr, h: f.height });
@@ -726,6 +727,7 @@
       node.setAttribute("transform", "translate(" + num(p0[0] + dx) + " " + num(p0[1] + dy) + ")");
       var target = G.snap(p0[0] + dx, p0[1] + dy, t.cells);
       g.target = target;
+      trackPath(g, [t.col, t.row], target);
       clearOverlay();
       el("path", { "class": "drop-ghost", d: G.outline(G.footprint(target[0], target[1], t.cells)) }, layers.overlay);
       var d = G.distance([t.col, t.row], target);
@@ -750,7 +752,7 @@
       if (node) node.classList.remove("dragging");
       clearOverlay();
       if (!g.moved || !g.target) { drawToken(g.token); select("token", g.token.id); return; }
-      moveToken(g.token, g.target);
+      moveToken(g.token, g.target, G.hex ? null : g.path);
     } else if (g.type === "ruler") {
       // the ruler stays until the next measurement
     } else if (g.type === "paint") {
@@ -847,7 +849,27 @@
     info.textContent = text;
   }
 
-  function moveToken(t, target) {
+  // The squares a dragged token entered, in order (a Crows combat spends the Move by them:
+  // difficult ground costs more). Jumps between pointer samples are filled with single steps;
+  // going back over the path shortens it.
+  function trackPath(g, start, target) {
+    if (G.hex) return;
+    g.path = g.path || [];
+    var last = g.path.length ? g.path[g.path.length - 1] : start;
+    if (last[0] === target[0] && last[1] === target[1]) return;
+    for (var i = 0; i < g.path.length; i++) {
+      if (g.path[i][0] === target[0] && g.path[i][1] === target[1]) { g.path.length = i + 1; return; }
+    }
+    if (start[0] === target[0] && start[1] === target[1]) { g.path.length = 0; return; }
+    var x = last[0], y = last[1];
+    while ((x !== target[0] || y !== target[1]) && g.path.length < 200) {
+      x += Math.sign(target[0] - x);
+      y += Math.sign(target[1] - y);
+      g.path.push([x, y]);
+    }
+  }
+
+  function moveToken(t, target, path) {
     var before = { col: t.col, row: t.row, moved: t.moved };
     var d = G.distance([t.col, t.row], target);
     t.col = target[0];
@@ -855,7 +877,9 @@
     if (t.moved !== undefined) t.moved = (t.moved || 0) + d;
     drawToken(t);
     select("token", t.id);
-    api("POST", mapUrl("tokens/" + t.id + "/move/"), { col: target[0], row: target[1] })
+    var body = { col: target[0], row: target[1] };
+    if (path && path.length) body.path = path;
+    api("POST", mapUrl("tokens/" + t.id + "/move/"), body)
       .then(function (data) { upsertToken(data.token); })
       .catch(function (error) {
         Object.assign(t, before);
@@ -941,6 +965,7 @@
     h1: { height: 1 }, h2: { height: 2 }, h3: { height: 3 }, h0: { height: 0 },
     bright: { light: "bright" }, dim: { light: "dim" }, dark: { light: "dark" }, nolight: { light: "" },
     fog_light: { concealment: "light" }, fog_heavy: { concealment: "heavy" }, noconceal: { concealment: "" },
+    difficult: { ground: "difficult" }, water: { ground: "water" }, noground: { ground: "" },
   };
 
   function paintFeatures(cells) {

@@ -1,12 +1,17 @@
-/* A small client for the table socket (docs/table-protocol.md) for pages other than the table:
+/* The client for the table socket (docs/table-protocol.md), for the table page and the others:
  * `hello` with the last sequence number, `replay` on a gap, pings, reconnect with back-off and
- * jitter, a visible state. The table page keeps its own copy in table.js (it also tracks
- * presence); the protocol is the same.
+ * jitter, a visible state.
  *
  *   var sock = VTTSocket.connect({
  *     url: "/ws/campaigns/1/", position: head,
  *     onEvent: function (ev) {...},        // every event, in order, exactly once
- *     onState: function (state) {...},     // connecting | connected | reconnecting | offline | denied
+ *     onState: function (state, info) {...},  // connecting | connected | reconnecting | offline
+ *                                          // | denied; info.retryAt: when the next try starts
+ *     // optional, for the table page:
+ *     onFrame: function (frame) {...},     // frames this client does not handle (presence, error)
+ *     onDrop: function () {...},           // the socket went away (presence is stale)
+ *     everyState: true,                    // call onState on every change, even to the same state
+ *     reloadIfBehind: true,                // reload when the server's log is behind the page
  *   });
  */
 (function () {
@@ -28,14 +33,16 @@
       lastHeard: 0,
       replayPending: false,
       replayTimer: null,
+      retryAt: 0,
+      firstReplay: false,
       unloading: false,
       denied: false,
     };
 
     function setState(state) {
-      if (conn.state === state) return;
+      if (conn.state === state && !options.everyState) return;
       conn.state = state;
-      if (options.onState) options.onState(state);
+      if (options.onState) options.onState(state, { retryAt: conn.retryAt });
     }
 
     function send(frame) {
@@ -80,6 +87,7 @@
       clearInterval(conn.ping);
       clearTimeout(conn.replayTimer);
       conn.replayPending = false;
+      if (options.onDrop) options.onDrop();
       if (ws) {
         ws.onopen = ws.onmessage = ws.onclose = null;
         try { ws.close(); } catch (e) { /* already closed */ }
@@ -94,6 +102,7 @@
         return;
       }
       if (code === 4000) {
+        // role changed: reconnect at once to be authorised again
         conn.attempts = 0;
         conn.timer = setTimeout(open, 100);
         return;
@@ -101,10 +110,12 @@
       schedule(code === 4429 ? MAX_BACKOFF : null);
     }
 
+    /* Exponential back-off with jitter: about 1, 2, 4, 8, 16, 30, 30 … seconds. */
     function schedule(fixed) {
       conn.attempts += 1;
       var base = Math.min(MAX_BACKOFF, 1000 * Math.pow(2, conn.attempts - 1));
       var delay = fixed || Math.round(base / 2 + Math.random() * base / 2);
+      conn.retryAt = Date.now() + delay;
       clearTimeout(conn.timer);
       conn.timer = setTimeout(open, delay);
       setState(!navigator.onLine || conn.attempts > OFFLINE_AFTER ? "offline" : "reconnecting");
@@ -114,6 +125,7 @@
       clearInterval(conn.ping);
       conn.ping = setInterval(function () {
         if (Date.now() - conn.lastHeard > DEAD_AFTER) {
+          // A phone that slept or a dead NAT mapping: the socket may never report closing.
           drop();
           schedule();
           return;
@@ -140,12 +152,20 @@
       switch (frame.type) {
         case "welcome":
           conn.attempts = 0;
+          conn.firstReplay = !!options.reloadIfBehind;
           setState("connected");
           send({ type: "hello", last_seq: conn.position });
           startPing();
           break;
         case "replay":
+          if (conn.firstReplay && frame.cursor < conn.position) {
+            // The server's log is behind this page (a restored database): start over.
+            location.reload();
+            return;
+          }
+          conn.firstReplay = false;
           if (frame.after > conn.position) {
+            // It starts past what we have: (position, after] would be lost.
             conn.replayPending = false;
             requestReplay();
             return;
@@ -158,16 +178,20 @@
         case "event":
           if (frame.event.seq <= conn.position) return;
           if (frame.prev > conn.position) {
+            // A gap: events in (position, prev] never arrived here.
             requestReplay();
             return;
           }
           apply(frame.event);
           break;
         case "reauth":
+          // A role change: the page's forms and what it may show depend on the role.
           conn.unloading = true;
           location.reload();
           break;
-        default: break;
+        default:
+          if (options.onFrame) options.onFrame(frame);
+          break;
       }
     }
 
@@ -190,6 +214,7 @@
       position: function () { return conn.position; },
       state: function () { return conn.state; },
       retry: retry,
+      handle: handle,
       close: function () { conn.unloading = true; drop(); },
     };
   }

@@ -2,6 +2,9 @@
  * initiative tracker. Protocol: docs/table-protocol.md. Writes go over HTTP (htmx forms for
  * rolls and chat, the REST API for reveal and initiative); the socket only pushes.
  *
+ * The socket client is socket.js's (shared with the character sheet); this file adds presence,
+ * the connection badge and the frames besides the log's.
+ *
  * Positions: `position` is the last sequence number this browser processed. The page starts at
  * the head it was rendered with; `hello` sends it, the server replays what came after. A live
  * event whose `prev` is ahead of `position` means something was missed: ask for a replay from
@@ -27,11 +30,7 @@
     h: h, entryShell: entryShell, config: config, me: me, members: members, labels: L
   };
 
-  var PING_EVERY = 25000;
-  var DEAD_AFTER = 65000; // nothing heard (pongs, presence every 30 s) for this long: reconnect
   var PEER_TIMEOUT = 75000;
-  var MAX_BACKOFF = 30000;
-  var OFFLINE_AFTER = 4; // failed attempts before "reconnecting" becomes "offline"
 
   // ---- small helpers -----------------------------------------------------------------------
 
@@ -118,7 +117,6 @@
   var earlierButton = document.getElementById("log-earlier");
 
   var log = {
-    position: config.head,   // last seq processed; sent in hello and replay
     seen: new Set(),         // seqs applied (live, replayed or loaded earlier)
     oldest: null,            // lowest seq loaded, for "Show earlier"
     entries: new Map(),      // roll_id -> the log entry showing that roll (full or placeholder)
@@ -401,27 +399,15 @@
   var connNode = document.getElementById("conn");
   var connText = connNode.querySelector(".conn-text");
   var retryButton = connNode.querySelector(".conn-retry");
-  var conn = {
-    ws: null,
-    state: "connecting",
-    attempts: 0,
-    timer: null,
-    countdown: null,
-    retryAt: 0,
-    ping: null,
-    lastHeard: 0,
-    replayPending: false,
-    replayTimer: null,
-    firstReplay: false,
-    unloading: false,
-    denied: false,
-    connId: null,
-  };
+  var uiState = "connecting"; // as shown; "offline" also when the browser says it is
+  var countdown = null;
+  var sock = null; // socket.js's client, started at the end
 
-  function setState(state) {
-    conn.state = state;
+  /* Show the connection state: the badge, a countdown to the next try, presence. */
+  function setState(state, info) {
+    uiState = state;
     connNode.setAttribute("data-state", state);
-    clearInterval(conn.countdown);
+    clearInterval(countdown);
     var text;
     if (state === "connected") text = L.connected;
     else if (state === "connecting") text = L.connecting;
@@ -431,133 +417,22 @@
     connText.textContent = text;
     retryButton.hidden = !(state === "reconnecting" || state === "offline");
     if (state === "reconnecting") {
+      var retryAt = info ? info.retryAt : 0;
       var tick = function () {
-        var seconds = Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000));
+        var seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
         connText.textContent = seconds > 0 ? fmt(L.reconnecting, { s: seconds }) : L.reconnectingNow;
       };
       tick();
-      conn.countdown = setInterval(tick, 1000);
+      countdown = setInterval(tick, 1000);
     }
     root.setAttribute("data-conn", state);
     renderPresence();
   }
 
-  function send(frame) {
-    if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
-      conn.ws.send(JSON.stringify(frame));
-      return true;
-    }
-    return false;
-  }
-
-  function connect() {
-    clearTimeout(conn.timer);
-    if (conn.denied || conn.unloading) return;
-    if (conn.ws) return;
-    setState(conn.attempts ? "reconnecting" : "connecting");
-    if (conn.attempts) connText.textContent = L.reconnectingNow;
-    var scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    var ws;
-    try {
-      ws = new WebSocket(scheme + "//" + location.host + config.urls.ws);
-    } catch (e) {
-      scheduleReconnect();
-      return;
-    }
-    conn.ws = ws;
-    ws.onopen = function () { conn.lastHeard = Date.now(); };
-    ws.onmessage = function (message) {
-      if (ws !== conn.ws) return;
-      conn.lastHeard = Date.now();
-      var frame;
-      try { frame = JSON.parse(message.data); } catch (e) { return; }
-      handleFrame(frame);
-    };
-    ws.onclose = function (event) {
-      if (ws !== conn.ws) return;
-      dropSocket();
-      handleClose(event.code);
-    };
-  }
-
-  function dropSocket() {
-    var ws = conn.ws;
-    conn.ws = null;
-    clearInterval(conn.ping);
-    clearTimeout(conn.replayTimer);
-    conn.replayPending = false;
-    peers.clear();
-    renderPresence();
-    if (ws) {
-      ws.onopen = ws.onmessage = ws.onclose = null;
-      try { ws.close(); } catch (e) { /* already closed */ }
-    }
-  }
-
-  function handleClose(code) {
-    if (conn.unloading) return;
-    if (code === 4403) {
-      conn.denied = true;
-      setState("denied");
-      return;
-    }
-    if (code === 4000) {
-      // role changed: reconnect at once to be authorised again
-      conn.attempts = 0;
-      conn.timer = setTimeout(connect, 100);
-      return;
-    }
-    scheduleReconnect(code === 4429 ? MAX_BACKOFF : null);
-  }
-
-  /* Exponential back-off with jitter: about 1, 2, 4, 8, 16, 30, 30 … seconds. */
-  function scheduleReconnect(fixed) {
-    conn.attempts += 1;
-    var base = Math.min(MAX_BACKOFF, 1000 * Math.pow(2, conn.attempts - 1));
-    var delay = fixed || Math.round(base / 2 + Math.random() * base / 2);
-    conn.retryAt = Date.now() + delay;
-    clearTimeout(conn.timer);
-    conn.timer = setTimeout(connect, delay);
-    setState(!navigator.onLine || conn.attempts > OFFLINE_AFTER ? "offline" : "reconnecting");
-  }
-
-  function retryNow() {
-    clearTimeout(conn.timer);
-    if (!conn.ws) connect();
-  }
-
-  function startPing() {
-    clearInterval(conn.ping);
-    conn.ping = setInterval(function () {
-      if (Date.now() - conn.lastHeard > DEAD_AFTER) {
-        // A phone that slept or a dead NAT mapping: the socket may never report closing.
-        dropSocket();
-        scheduleReconnect();
-        return;
-      }
-      send({ type: "ping", t: Date.now() });
-    }, PING_EVERY);
-  }
-
-  function handleFrame(frame) {
+  /* Frames besides the event log's, which socket.js handles. */
+  function onFrame(frame) {
     switch (frame.type) {
-      case "welcome":
-        conn.attempts = 0;
-        conn.connId = frame.conn;
-        conn.firstReplay = true;
-        setState("connected");
-        send({ type: "hello", last_seq: log.position });
-        startPing();
-        renderPresence();
-        break;
-      case "replay": onReplay(frame); break;
-      case "event": onEvent(frame); break;
       case "presence": onPresence(frame); break;
-      case "reauth":
-        // A role change: the page's forms and what it may show depend on the role.
-        conn.unloading = true;
-        location.reload();
-        break;
       case "error":
         if (frame.code === "removed") toast(frame.message);
         break;
@@ -565,45 +440,10 @@
     }
   }
 
-  function onReplay(frame) {
-    if (conn.firstReplay && frame.cursor < log.position) {
-      // The server's log is behind this page (a restored database): start over.
-      location.reload();
-      return;
-    }
-    conn.firstReplay = false;
-    if (frame.after > log.position) {
-      // It starts past what we have: (position, after] would be lost.
-      conn.replayPending = false;
-      requestReplay();
-      return;
-    }
-    frame.events.forEach(function (ev) {
-      if (ev.seq > log.position) applyEvent(ev);
-    });
-    log.position = Math.max(log.position, frame.cursor);
-    conn.replayPending = false;
-    clearTimeout(conn.replayTimer);
-  }
-
-  function onEvent(frame) {
-    var ev = frame.event;
-    if (ev.seq <= log.position) return; // already applied (a replay got it first)
-    if (frame.prev > log.position) {
-      // A gap: events in (position, prev] never arrived here.
-      requestReplay();
-      return;
-    }
-    applyEvent(ev);
-    log.position = ev.seq;
-  }
-
-  function requestReplay() {
-    if (conn.replayPending) return;
-    conn.replayPending = true;
-    send({ type: "replay", since: log.position });
-    clearTimeout(conn.replayTimer);
-    conn.replayTimer = setTimeout(function () { conn.replayPending = false; }, 10000);
+  /* The socket went away: who was online is no longer known. */
+  function forgetPeers() {
+    peers.clear();
+    renderPresence();
   }
 
   // ---- presence ------------------------------------------------------------------------------
@@ -625,7 +465,7 @@
       if (peer.user.id !== me.id) users.set(peer.user.id, peer.user);
     });
     presenceList.textContent = "";
-    var online = conn.state === "connected";
+    var online = uiState === "connected";
     presenceList.appendChild(h("li", { "class": "peer self" + (online ? " online" : ""), "data-user-id": String(me.id) }, [
       h("span", { "class": "dot", "aria-hidden": "true" }),
       h("span", { "class": "name", text: me.name + " (" + L.you + ")" }),
@@ -734,7 +574,7 @@
    * socket is down, since it could be older than an event that already arrived. */
   function initiativeCall(method, url, body) {
     return api(method, url, body).then(function (snapshot) {
-      if (conn.state !== "connected" && snapshot && snapshot.entries) renderInitiative(snapshot);
+      if (uiState !== "connected" && snapshot && snapshot.entries) renderInitiative(snapshot);
       return snapshot;
     }, function (err) {
       toast(err.message);
@@ -816,17 +656,9 @@
   // ---- start ---------------------------------------------------------------------------------
 
   earlierButton.addEventListener("click", loadEarlier);
-  retryButton.addEventListener("click", retryNow);
-  window.addEventListener("online", retryNow);
+  retryButton.addEventListener("click", function () { sock.retry(); });
   window.addEventListener("offline", function () {
-    if (conn.state !== "connected") setState("offline");
-  });
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && !conn.ws) retryNow();
-  });
-  window.addEventListener("pagehide", function () { conn.unloading = true; });
-  window.addEventListener("pageshow", function (event) {
-    if (event.persisted) { conn.unloading = false; retryNow(); }
+    if (uiState !== "connected") setState("offline");
   });
 
   config.events.forEach(applyEvent);
@@ -835,12 +667,22 @@
   earlierButton.hidden = !config.hasEarlier;
   renderInitiative(config.initiative);
   renderPresence();
-  connect();
+  // socket.js also retries when the browser is back online or the tab visible again.
+  sock = window.VTTSocket.connect({
+    url: config.urls.ws,
+    position: config.head,
+    onEvent: applyEvent,
+    onState: setState,
+    onFrame: onFrame,
+    onDrop: forgetPeers,
+    everyState: true,
+    reloadIfBehind: true,
+  });
 
   // For tests and the curious: read-only views of the client's state, and the frame handler.
   window.VTTTable = {
-    position: function () { return log.position; },
-    state: function () { return conn.state; },
-    handleFrame: handleFrame,
+    position: function () { return sock.position(); },
+    state: function () { return uiState; },
+    handleFrame: function (frame) { sock.handle(frame); },
   };
 })();

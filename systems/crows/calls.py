@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from systems.core.dice import Dice
-from systems.core.schema import MoveSpec
+from systems.core.rulekit import MoveCall
 
-
-@dataclass
-class Call:
-    """One ``resolve`` call: the spec, a private clean copy of the state, params, settings."""
-
-    spec: MoveSpec
-    state: dict[str, Any]
-    params: dict[str, Any]
-    dice: Dice | None
-    settings: dict[str, Any]
+# One ``resolve`` call: the spec, a private clean copy of the state, params, settings.
+Call = MoveCall
 
 
 @dataclass(frozen=True)

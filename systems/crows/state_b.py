@@ -121,6 +121,9 @@ COMBAT = ObjectField(
         "combatants": ListField(ru="Участники", en="Combatants", item=COMBATANT, max_items=100),
         "current": StrField(ru="Чей ход", en="Whose turn", max_length=64),
         "turn": TURN,
+        # L707: "a player the Referee picks" rolls the side initiative; the web layer keeps
+        # that player's id here so the roll can come from their own browser.
+        "roller": StrField(ru="Бросает инициативу", en="Rolls the initiative", max_length=64),
     },
 )
 

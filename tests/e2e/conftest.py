@@ -169,6 +169,11 @@ def register_secret(marker: str, allowed: tuple[str, ...] = ()) -> None:
     _EXTRA_SECRETS.append(leakscan.Secret(marker, frozenset(allowed)))
 
 
+def current_secrets() -> list[leakscan.Secret]:
+    """The demo data's markers and those this test registered."""
+    return leakscan.default_secrets() + _EXTRA_SECRETS
+
+
 def recorder_of(page) -> leakscan.Recorder:
     """What the page's browser context has received so far (pages, API calls, socket frames)."""
     return _RECORDERS[id(page.context)]
@@ -184,7 +189,7 @@ def _scan_after_test(node, recorders: list[leakscan.Recorder]) -> None:
         )
     if os.environ.get("VTT_LEAK_SCAN") == "0":
         return
-    report = leakscan.scan_all(recorders, leakscan.default_secrets() + _EXTRA_SECRETS)
+    report = leakscan.scan_all(recorders, current_secrets())
     _SCANNED.append((node.nodeid, report.summary()))
     if report.leaks:
         pytest.fail(leakscan.format_leaks(report), pytrace=False)
@@ -217,4 +222,4 @@ def login(page, username: str, password: str = DEMO_PASSWORD) -> None:
         recorder.logged_in(username, me.get("id"))
 
 
-__all__ = ["login", "poll", "recorder_of", "register_secret", "shutil"]
+__all__ = ["current_secrets", "login", "poll", "recorder_of", "register_secret", "shutil"]

@@ -206,8 +206,12 @@ class Recorder:
 
 
 def _wanted(url: str) -> bool:
+    """Pages, fragments, API bodies and our own scripts; not third-party static files, styles
+    or fonts (the same bytes for everyone)."""
     path = urllib.parse.urlsplit(url).path
-    return not (path.startswith("/static/") or path == "/favicon.ico")
+    if path.startswith("/static/"):
+        return path.startswith("/static/js/")
+    return path != "/favicon.ico"
 
 
 # --- the scan ------------------------------------------------------------------------------------

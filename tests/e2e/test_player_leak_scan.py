@@ -26,11 +26,10 @@ from playwright.sync_api import expect
 
 from systems import get_ruleset
 from tests.e2e import leakscan
-from tests.e2e.conftest import login, recorder_of, register_secret
+from tests.e2e.conftest import current_secrets, login, recorder_of, register_secret
 from vtt.campaigns import demo_markers as M
 
 DEMO = "Демо: "
-OK_OR_REFUSED = {200, 403, 404}
 REFUSED = {403, 404}
 
 
@@ -38,9 +37,9 @@ def csrf(page) -> str:
     return next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
 
 
-def call(page, method: str, url: str, data: Any = None, *, expect_ok: bool = True):
+def call(page, method: str, url: str, data: Any = None):
     """The REST API from ``page``'s session (CSRF and Referer as the browser sends them),
-    waiting out rate limits."""
+    waiting out rate limits; the call must succeed."""
     for _attempt in range(30):
         response = page.request.fetch(
             url,
@@ -51,10 +50,8 @@ def call(page, method: str, url: str, data: Any = None, *, expect_ok: bool = Tru
         if response.status != 429:
             break
         time.sleep(0.6)
-    if expect_ok:
-        assert response.ok, (method, url, response.status, response.text()[:300])
-        return response.json() if response.status != 204 and response.body() else None
-    return response
+    assert response.ok, (method, url, response.status, response.text()[:300])
+    return response.json() if response.status != 204 and response.body() else None
 
 
 def get(page, url: str) -> int:
@@ -87,7 +84,6 @@ class Inventory:
             for d in self.dungeons
             for room in call(gm, "GET", f"{api}/prep/dungeons/{d['id']}/rooms/")
         ]
-        self.entries = call(gm, "GET", f"{api}/initiative/")["entries"]
         self.invites = call(gm, "GET", f"{api}/invites/")
         self.active = next((m["id"] for m in self.maps if m["active"]), None)
         self.secret_map = next(
@@ -360,7 +356,7 @@ def test_a_player_receives_nothing_the_referee_hides(new_page):
                 else:
                     activate(gm, cid, was_active, True)
 
-    report = leakscan.scan_all([recorder_of(alice), recorder_of(boris)])
+    report = leakscan.scan_all([recorder_of(alice), recorder_of(boris)], current_secrets())
     print(leakscan.format_leaks(report))
     assert report.images_checked >= 5, report.summary()  # a masked background per campaign
     assert report.snapshots >= 5 and report.events > 50, report.summary()

@@ -192,8 +192,9 @@ def test_two_web_processes_and_two_workers_deliver_every_event_once_in_order(tab
     assert row.turns_ended == len(ended) == row.turn - 1
     assert verify_chain(cid)["ok"] is True
     delivered = sum(len(c.applied) for c in clients)
+    retries = sum(r.retries for r in rollers)
     print(
         f"\nscale-out: 2 web + 2 workers, {len(clients)} sockets, {head} events, "
         f"{delivered} deliveries checked, {len(ended)} turns ended once each, "
-        f"{3 * ROLLS_PER_USER} rolls in {burst_seconds:.1f}s, retries={sum(r.retries for r in rollers)}"
+        f"{3 * ROLLS_PER_USER} rolls in {burst_seconds:.1f}s, retries={retries}"
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
@@ -17,7 +17,9 @@ async def open_socket(user, campaign_id: int, cookie: str | None = None) -> Webs
     """A connected (accepted) socket; the server may still close it at once (4403, 4429)."""
     headers = [(b"origin", b"http://localhost")]
     if user is not None:
-        cookie = cookie or await sync_to_async(session_cookie)(user)
+        # database_sync_to_async: the thread's connection goes back when done (on PostgreSQL
+        # a checked-out pool connection would outlive the test database).
+        cookie = cookie or await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", cookie.encode()))
     comm = WebsocketCommunicator(application, f"/ws/campaigns/{campaign_id}/", headers=headers)
     connected, _ = await comm.connect(timeout=5)

@@ -50,6 +50,12 @@ def _keep_the_test_connection():
     request_finished.connect(close_old_connections)
 
 
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings):
+    """Every example reaches the code behind the buckets (test_caps.py tests the limits)."""
+    settings.RATE_LIMIT_REFILL_FACTOR = 1e9
+
+
 def test_every_operation_is_fuzzed():
     """The schema lists the whole API (a broken schema view would silently fuzz nothing)."""
     assert len(OPERATIONS) >= 100

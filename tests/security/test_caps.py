@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -28,7 +29,7 @@ async def test_a_user_opening_100_sockets_is_capped_and_the_first_ones_keep_work
 ):
     limit = settings.SOCKETS_PER_USER
     assert limit < 100
-    cookie = await sync_to_async(session_cookie)(table.player)
+    cookie = await database_sync_to_async(session_cookie)(table.player)
     sockets = [
         await open_socket(table.player, table.campaign.pk, cookie=cookie) for _ in range(100)
     ]

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -7,9 +9,22 @@ from django.test import Client
 
 from systems import RULESET_KEYS
 from vtt.accounts.models import User
-from vtt.campaigns.models import Campaign, Membership, Role
+from vtt.campaigns import demo_markers
+from vtt.campaigns.models import Campaign, Invite, Membership, Role
+from vtt.characters.models import Character
+from vtt.maps.fog import Fog
+from vtt.maps.models import Map, MapNote, Token
+from vtt.prep.models import Dungeon, RandomTable, Room
+from vtt.table.events import verify_chain
+from vtt.table.models import InitiativeEntry, Roll, TableEvent
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _media(settings, tmp_path):
+    """The demo maps' backgrounds are files: keep them out of the working tree."""
+    settings.MEDIA_ROOT = tmp_path / "media"
 
 
 def test_seed_demo_is_idempotent_and_logins_work(settings, capsys):
@@ -34,3 +49,125 @@ def test_seed_demo_refuses_in_production(settings):
     with pytest.raises(CommandError):
         call_command("seed_demo")
     assert not User.objects.exists()
+
+
+# --- the referee's secrets in the demo data (issue 9: the browser tests scan for them) ---------
+
+REFEREE_MARKERS = [
+    value
+    for name, value in vars(demo_markers).items()
+    if isinstance(value, str) and name.isupper() and value.startswith(demo_markers.REFEREE)
+]
+
+
+@pytest.fixture
+def seeded(settings):
+    settings.DEBUG = True
+    call_command("seed_demo")
+    return {u.username: u for u in User.objects.all()}
+
+
+def counts() -> dict[str, int]:
+    return {
+        "characters": Character.objects.count(),
+        "maps": Map.objects.count(),
+        "tokens": Token.objects.count(),
+        "notes": MapNote.objects.count(),
+        "entries": InitiativeEntry.objects.count(),
+        "dungeons": Dungeon.objects.count(),
+        "rooms": Room.objects.count(),
+        "tables": RandomTable.objects.count(),
+        "rolls": Roll.objects.count(),
+        "events": TableEvent.objects.count(),
+        "invites": Invite.objects.count(),
+    }
+
+
+def test_every_kind_of_hidden_data_holds_a_marker_in_every_campaign(seeded):
+    for campaign in Campaign.objects.all():
+        m = Map.objects.get(campaign=campaign, active=True)
+        fog = Fog.for_map(m)
+        hidden = Token.objects.get(map=m, name=demo_markers.TOKEN_HIDDEN)
+        fogged = Token.objects.get(map=m, name=demo_markers.TOKEN_FOGGED)
+        assert hidden.hidden and fog.is_revealed(hidden.col, hidden.row)
+        assert not fogged.hidden and not fog.is_revealed(fogged.col, fogged.row)
+        secret = MapNote.objects.get(map=m, text__startswith=demo_markers.MAP_NOTE_SECRET)
+        assert secret.secret and fog.is_revealed(secret.col, secret.row)
+        dark = MapNote.objects.get(map=m, text__startswith=demo_markers.MAP_NOTE_FOGGED)
+        assert not dark.secret and not fog.is_revealed(dark.col, dark.row)
+        assert m.background and 0 < fog.count() < m.width * m.height
+        assert Map.objects.get(campaign=campaign, name=demo_markers.MAP_INACTIVE).active is False
+        npc = Character.objects.get(campaign=campaign, name__startswith=demo_markers.NPC_HIDDEN)
+        assert npc.hidden and npc.kind == "npc"
+        keeper = Character.objects.get(
+            campaign=campaign, state__notes__startswith=demo_markers.NPC_NOTES
+        )
+        assert keeper.kind == "npc" and not keeper.hidden
+        owners = set(
+            Character.objects.filter(campaign=campaign, kind="pc").values_list(
+                "owner__username", flat=True
+            )
+        )
+        assert owners == {"alice", "boris"}
+        assert InitiativeEntry.objects.get(
+            campaign=campaign, name__startswith=demo_markers.INITIATIVE_HIDDEN
+        ).hidden
+        room = Room.objects.get(dungeon__campaign=campaign, text__startswith=demo_markers.ROOM_TEXT)
+        assert room.dungeon.name.startswith(demo_markers.DUNGEON)
+        assert room.treasure[0].startswith(demo_markers.TREASURE)
+        assert room.monsters.get().note.startswith(demo_markers.ROOM_MONSTER)
+        assert RandomTable.objects.get(campaign=campaign).name.startswith(demo_markers.RANDOM_TABLE)
+        labels = dict(Roll.objects.filter(campaign=campaign).values_list("label", "visibility"))
+        assert labels[demo_markers.ROLL_REFEREE] == "referee"
+        assert labels[demo_markers.ROLL_BLIND] == "blind"
+        assert labels[demo_markers.BORIS_ROLL] == "referee"
+        whisper = TableEvent.objects.get(
+            campaign=campaign, payload__text__startswith=demo_markers.WHISPER_TO_BORIS
+        )
+        assert whisper.visibility == "whisper" and whisper.target.username == "boris"
+        assert Invite.objects.filter(campaign=campaign).exists()
+        assert verify_chain(campaign.pk)["ok"]
+    crows = Campaign.objects.get(ruleset="crows")
+    travel = Map.objects.get(campaign=crows, active=True)
+    assert (travel.true_col, travel.true_row) != (travel.party_col, travel.party_row)
+    assert TableEvent.objects.get(campaign=crows, kind="turn.encounter_check").visibility == "blind"
+
+
+def test_seeding_again_adds_nothing(seeded, settings):
+    before = counts()
+    call_command("seed_demo")
+    assert counts() == before
+
+
+def test_a_player_sees_none_of_it(seeded, settings):
+    """What the browser tests check in depth, here on the main reads: Alice gets no referee
+    marker and none of Boris's private ones."""
+    client = Client()
+    client.force_login(seeded["alice"])
+    forbidden = [*REFEREE_MARKERS, demo_markers.BORIS]
+    for campaign in Campaign.objects.all():
+        m = Map.objects.get(campaign=campaign, active=True)
+        urls = [
+            f"/campaigns/{campaign.pk}/",
+            f"/campaigns/{campaign.pk}/table/",
+            f"/campaigns/{campaign.pk}/characters/",
+            f"/campaigns/{campaign.pk}/maps/panel/",
+            f"/api/campaigns/{campaign.pk}/events/?since=0&limit=1000",
+            f"/api/campaigns/{campaign.pk}/characters/",
+            f"/api/campaigns/{campaign.pk}/initiative/",
+            f"/api/campaigns/{campaign.pk}/maps/",
+            f"/api/campaigns/{campaign.pk}/maps/{m.pk}/",
+            f"/api/campaigns/{campaign.pk}/table-state/",
+        ]
+        for url in urls:
+            response = client.get(url)
+            assert response.status_code in (200, 404), (url, response.status_code)
+            text = response.content.decode()
+            decoded = re.sub(r"\\u([0-9a-fA-F]{4})", lambda g: chr(int(g.group(1), 16)), text)
+            for marker in forbidden:
+                assert marker.casefold() not in decoded.casefold(), (url, marker)
+        for url in (
+            f"/campaigns/{campaign.pk}/prep/",
+            f"/api/campaigns/{campaign.pk}/prep/tables/",
+        ):
+            assert client.get(url).status_code in (403, 404), url

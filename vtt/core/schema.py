@@ -33,6 +33,7 @@ ALWAYS = {
 }
 WRITES = {
     "409": "Conflict with the current state (a stale version, a finished choice…).",
+    "415": "The body's media type is not one the operation reads (or the body is malformed).",
     "429": "Rate limited: wait `retry_after` seconds.",
 }
 WRITE_METHODS = {"post", "put", "patch", "delete"}

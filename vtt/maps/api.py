@@ -79,6 +79,12 @@ class MapTokenRequest(serializers.Serializer):
 class MapTokenMoveRequest(serializers.Serializer):
     col = serializers.IntegerField()
     row = serializers.IntegerField()
+    path = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        required=False,
+        max_length=200,
+        help_text="Crows combat: the squares entered, [[col, row], …], ending on col, row",
+    )
 
 
 class MapNoteRequest(serializers.Serializer):
@@ -104,6 +110,9 @@ class MapFeaturesRequest(serializers.Serializer):
     light = serializers.CharField(required=False, allow_blank=True, help_text="bright, dim, dark")
     concealment = serializers.CharField(
         required=False, allow_blank=True, help_text="light, heavy or ''"
+    )
+    ground = serializers.CharField(
+        required=False, allow_blank=True, help_text="difficult, water or '' (a Move costs +1)"
     )
 
 
@@ -321,12 +330,15 @@ class TokenMove(APIView):
         responses={
             200: OpenApiTypes.OBJECT,
             400: OpenApiResponse(description="Outside the map, or (players) onto fog"),
-            409: OpenApiResponse(description="Not your character's token"),
+            403: OpenApiResponse(description="Not your character's token"),
+            409: OpenApiResponse(description="Crows combat: not its turn, or too far"),
         },
     )
     def post(self, request: Request, pk: int, map_id: int, token_id: int) -> Response:
         """Move to a cell (the anchor: top-left on squares, centre on hexes). The distance by
-        the map's rule is added to the token's movement this round."""
+        the map's rule is added to the token's movement this round. In a Crows combat the move
+        spends the Move maneuver's squares (`path`: the squares entered; difficult ground,
+        water and enemies' spaces cost one more); a player's token moves only on its turn."""
         membership = authorize(request.user, pk, Action.PLAY)
         m = selectors.map_for(membership, map_id)
         _visible_token(membership, m, token_id)
@@ -341,6 +353,7 @@ class TokenMove(APIView):
             token_id=token_id,
             col=data["col"],
             row=data["row"],
+            path=data.get("path"),
         )
         return Response(
             {
@@ -556,9 +569,11 @@ class MapTravelStep(APIView):
         `roles` {roles: [{character_id, task, allies?, quarry?}], helping?}, `role`
         {character_id, task, characteristic?} (a player for their own character),
         `encounter` {kind: travel|rest}, `move` {directions: [n, ne, se, s, sw, nw],
-        stop_at?}, `found`, `arrive` {place}, `end`, `miasma`, `miasma_resolve`
-        {choices: {character_id: "clear" | character_id}}. Everything but `role` is the
-        referee's."""
+        stop_at?}, `found`, `arrive` {place}, `end`, `miasma`, `miasma_choice`
+        {character_id, choice: "clear" | character_id} (a 17+ roller's player), and
+        `miasma_resolve` {choices?: {character_id: "clear" | character_id}} (the players'
+        recorded choices apply unless overridden). `role` and `miasma_choice` are also the
+        players' (for their own characters); everything else is the referee's."""
         if step not in travel.STEPS:
             raise Http404
         action = Action.PLAY if step in travel.STEPS_FOR_PLAYERS else Action.MANAGE
@@ -590,6 +605,16 @@ class MapTravelStep(APIView):
             )
         if step == "miasma":
             return Response(travel.miasma_saves(map=m, actor=request.user, role=membership.role))
+        if step == "miasma_choice":
+            return Response(
+                travel.miasma_choice(
+                    map=m,
+                    actor=request.user,
+                    role=membership.role,
+                    character_id=body.get("character_id"),
+                    choice=body.get("choice"),
+                )
+            )
         if step == "miasma_resolve":
             choices = body.get("choices") or {}
             if not isinstance(choices, dict):
@@ -629,17 +654,46 @@ class MapCombatStep(APIView):
     def post(self, request: Request, pk: int, map_id: int, step: str) -> Response:
         """One step of a Crows combat on a square map (seed L701-L773): `start` {tokens?,
         surprised?, sides?: {token_id: pcs|enemies}}, `round` {roller_id?} (1d10: 6+ the PCs
-        act first), `turn` {combatant, force?}, `spend` {combatant?, cost: maneuver|action|
-        reaction|free, move?, squares?}, `end_turn`, `end`. Combatants are `"t<token id>"`.
-        Players may `turn`, `spend` and `end_turn` for their own characters' tokens."""
-        if step not in battle.STEPS:
+        act first), `roller` {roller_id} (the player who rolls), `initiative` (that player
+        rolls between rounds), `turn` {combatant, force?}, `spend` {combatant?, cost:
+        maneuver|action|reaction|free, move?, squares?}, `taunt` {combatant?, target}, `ready`
+        {combatant?, what?, trigger, kind?: action|maneuver}, `trigger` {combatant} (the
+        readied action, as the reaction), `extra_action` {combatant} (referee), `grab`
+        {attacker, target} (tokens; the `grab` move, a maneuver), `release` {combatant?},
+        `join` {token, side?}, `end_turn`, `end`. Combatants are `"t<token id>"`. Players act
+        only for their own characters' tokens; `roller`, `round`, `start`, `extra_action` and
+        `end` are the referee's."""
+        if step not in battle.STEPS and step != "grab":
             raise Http404
-        action = Action.PLAY if step in battle.PLAYER_STEPS else Action.MANAGE
+        action = Action.PLAY if step in battle.PLAYER_STEPS | {"grab"} else Action.MANAGE
         membership = authorize(request.user, pk, action)
         m = selectors.map_for(membership, map_id)
         data = request.data
         body = data.dict() if hasattr(data, "dict") else data if isinstance(data, dict) else {}
         ATTACK_BUCKET.hit(str(request.user.pk))
+        if step == "grab":
+            outcome, follow, context = combat.map_grab(
+                map=m,
+                actor=request.user,
+                role=membership.role,
+                attacker_token=body.get("attacker"),
+                target_token=body.get("target"),
+            )
+            target_token = Token.objects.filter(pk=context["target_token"]).first()
+            target = (
+                Character.objects.filter(pk=target_token.character_id).first()
+                if target_token and target_token.character_id
+                else None
+            )
+            return Response(
+                {
+                    "outcome": outcome_for(outcome, membership, target),
+                    "pending_id": follow.pk if follow else None,
+                    "context": context,
+                    **battle.combat_view(m, referee=selectors.is_referee(membership)),
+                },
+                status=status.HTTP_201_CREATED,
+            )
         return Response(
             battle.combat_step(
                 map=m, actor=request.user, membership=membership, step=step, params=dict(body)

@@ -28,8 +28,11 @@ from django.utils.translation import gettext, gettext_noop
 
 from systems import get_ruleset
 from systems.core.dice import Dice, RandomDice
+from systems.core.outcome import Outcome
 from systems.core.ruleset import RulesError
+from systems.core.schema import fail
 from systems.crows import combat as cb
+from systems.crows import movement as mv
 from systems.crows.conditions import speed as crow_speed
 from systems.crows.terms_b import COSTS
 from vtt.accounts.models import User
@@ -44,8 +47,35 @@ from vtt.table.models import Visibility as V
 from vtt.table.services import publish
 
 CROWS = "crows"
-STEPS = ("start", "round", "turn", "spend", "end_turn", "end")
-PLAYER_STEPS = {"turn", "spend", "end_turn"}
+STEPS = (
+    "start",
+    "round",
+    "roller",
+    "initiative",
+    "turn",
+    "spend",
+    "taunt",
+    "ready",
+    "trigger",
+    "extra_action",
+    "release",
+    "join",
+    "end_turn",
+    "end",
+)
+PLAYER_STEPS = {
+    "turn",
+    "spend",
+    "end_turn",
+    "initiative",
+    "taunt",
+    "ready",
+    "trigger",
+    "release",
+    "join",
+}
+TAUNT_RANGE = 10  # squares (L761)
+MAX_PATH = 200  # squares in one dragged path
 COST_KEYS = {c.key for c in COSTS}
 COST_NAMES = {c.key: {"ru": c.ru.lower(), "en": c.en.lower()} for c in COSTS}
 SIDE_NAMES = {
@@ -118,6 +148,10 @@ def _decorate(combat: dict[str, Any], tokens: dict[int, Token]) -> dict[str, Any
             (c["side"] for c in out["combatants"] if c["id"] == out["turn"]["combatant"]), ""
         )
     out["waiting"] = cb.waiting_side(combat) if combat["round"] >= 1 else ""
+    # whether a new round may be rolled (what "waiting" already tells, as a yes or no)
+    out["round_over"] = combat.get("turn") is None and (
+        combat["round"] < 1 or not any(cb._can_take_turn(c) for c in combat["combatants"])
+    )
     return out
 
 
@@ -358,11 +392,214 @@ def _end(m, membership, camp, params, dice):
     return out, {"type": "combat_ended", "subject": None}
 
 
+def _roller(m, membership, camp, params, dice):
+    """The referee names the player who rolls the side initiative (L707); empty clears it."""
+    combat = camp.get("combat")
+    if combat is None:
+        raise Conflict(gettext("No combat is under way."), code="no_combat")
+    raw = params.get("roller_id")
+    roller = None
+    if raw not in (None, ""):
+        roller = (
+            Membership.objects.filter(
+                campaign_id=m.campaign_id, user_id=_int(raw), role=Role.PLAYER
+            )
+            .select_related("user")
+            .first()
+        )
+        if roller is None:
+            raise Invalid(
+                gettext("The initiative roller is one of the players."),
+                fields={"roller_id": [str(raw)]},
+            )
+    combat["roller"] = str(roller.user_id) if roller else ""
+    out = Outcome(move="combat_roller", state=get_ruleset(CROWS).validate_campaign(camp))
+    return out, {
+        "type": "roller_named",
+        "subject": None,
+        "roller": roller.user.get_username() if roller else "",
+    }
+
+
+def _initiative(m, membership, camp, params, dice):
+    """The named player rolls the side initiative from their own browser; the server rolls.
+    Only between rounds: a round still under way keeps its order (L707)."""
+    combat = camp.get("combat")
+    if combat is None:
+        raise Conflict(gettext("No combat is under way."), code="no_combat")
+    if membership.role != Role.REFEREE and combat.get("roller") != str(membership.user_id):
+        raise ServiceError(
+            gettext("The referee named another player to roll the initiative."),
+            code="not_roller",
+            status=403,
+        )
+    if combat.get("turn") is not None or (
+        combat["round"] >= 1 and any(cb._can_take_turn(c) for c in combat["combatants"])
+    ):
+        raise Conflict(
+            gettext("The round is still under way: roll when every turn is over."),
+            code="round_on",
+        )
+    out, info = _round(m, membership, camp, {}, dice)
+    info["roller"] = membership.user.get_username()
+    return out, info
+
+
+def _target(m: Map, combat: dict[str, Any], raw: Any, membership, field: str = "target") -> Token:
+    """A token named by id (or ``"t<id>"``) that is in the combat and the actor may see."""
+    value = raw[1:] if isinstance(raw, str) and raw.startswith("t") else raw
+    token = _tokens(m).get(_int(value))
+    ids = {c["id"] for c in combat["combatants"]}
+    missing = token is None or f"t{token.pk}" not in ids
+    if not missing and membership.role != Role.REFEREE:
+        missing = not _seen_by_players(token, m, Fog.for_map(m))
+    if missing:
+        raise Invalid(
+            gettext("No such combatant."), code="no_combatant", fields={field: [str(raw)]}
+        )
+    return token
+
+
+def squares_between(a: Token, b: Token) -> int:
+    """Squares between two spaces (a diagonal counts as one, L670): 1 when adjacent."""
+    gap_x = max(0, b.col - (a.col + a.cells), a.col - (b.col + b.cells))
+    gap_y = max(0, b.row - (a.row + a.cells), a.row - (b.row + b.cells))
+    return max(gap_x, gap_y) + 1
+
+
+def _taunt(m, membership, camp, params, dice):
+    """Насмешка (L761): an action; the target, within 10 squares, has disadvantage on attacks
+    that do not include the taunter until the taunter's next turn."""
+    cid = _subject(m, camp, params, membership)
+    target = _target(m, camp["combat"], params.get("target"), membership)
+    if f"t{target.pk}" == cid:
+        raise Invalid(gettext("Choose another creature to taunt."), fields={"target": ["self"]})
+    me = _tokens(m)[token_id(cid)]
+    distance = squares_between(me, target)
+    if distance > TAUNT_RANGE:
+        raise Invalid(
+            gettext("Taunt a creature within 10 squares."),
+            code="too_far",
+            fields={"target": [str(distance)]},
+        )
+    _need_action(camp["combat"], cid)
+    out = _resolve(
+        m.campaign,
+        "combat_taunt",
+        camp,
+        dice,
+        combatant=cid,
+        target=f"t{target.pk}",
+        distance=distance,
+    )
+    return out, {"type": "taunted", "subject": cid, "target": f"t{target.pk}"}
+
+
+def _ready(m, membership, camp, params, dice):
+    """Подготовить действие (L765): spend the action now, name the trigger; the readied action
+    is performed later with the reaction, and lapses at the creature's next turn."""
+    cid = _subject(m, camp, params, membership)
+    kind = params.get("kind") or "action"
+    if kind not in ("action", "maneuver"):
+        raise Invalid(gettext("A readied action or maneuver."), fields={"kind": [str(kind)]})
+    trigger = str(params.get("trigger") or "").strip()[:200]
+    if not trigger:
+        raise Invalid(gettext("Name the trigger."), fields={"trigger": ["required"]})
+    _need_action(camp["combat"], cid)
+    out = _resolve(
+        m.campaign,
+        "combat_ready",
+        camp,
+        dice,
+        combatant=cid,
+        what=str(params.get("what") or "").strip()[:200],
+        trigger=trigger,
+        kind=kind,
+    )
+    readied = cb.combatant(out.state["combat"], cid)["readied"]
+    return out, {"type": "readied", "subject": cid, "readied": readied}
+
+
+def _trigger(m, membership, camp, params, dice):
+    """The trigger happened: the readied action is performed with the reaction (L765)."""
+    cid = _subject(m, camp, params, membership)
+    me = cb.combatant(camp["combat"], cid)
+    if me["readied"] is None:
+        raise Conflict(gettext("Nothing is readied."), code="nothing_readied")
+    _need_reaction(camp["combat"], cid)
+    out = _resolve(m.campaign, "combat_trigger", camp, dice, combatant=cid)
+    return out, {"type": "readied_triggered", "subject": cid, "readied": me["readied"]}
+
+
+def _extra_action(m, membership, camp, params, dice):
+    """Дополнительное действие (L815): the referee grants it (a crit made outside the map);
+    on the creature's own turn it is usable any time this turn, otherwise at once."""
+    cid = _subject(m, camp, params, membership)
+    turn = camp["combat"].get("turn")
+    on_own_turn = bool(turn and turn["combatant"] == cid)
+    out = _resolve(
+        m.campaign, "combat_extra_action", camp, dice, combatant=cid, on_own_turn=on_own_turn
+    )
+    return out, {"type": "extra_action", "subject": cid, "use": out.details["events"][0]["use"]}
+
+
+def _release(m, membership, camp, params, dice):
+    """Let go of the creature held in a grab (L735): it is free (its Grabbed condition is the
+    referee's to clear on its sheet, as any condition)."""
+    cid = _subject(m, camp, params, membership)
+    if not cb.combatant(camp["combat"], cid)["grabbing"]:
+        raise Conflict(gettext("Nobody is held in a grab."), code="not_grabbing")
+    out = _resolve(m.campaign, "combat_grabbing", camp, dice, combatant=cid, target="")
+    return out, {"type": "released", "subject": cid}
+
+
+def _join(m, membership, camp, params, dice):
+    """A creature joins a fight under way (L666): the referee any token, a player their own
+    character's. It acts from the next turn its side may take."""
+    combat = camp.get("combat")
+    if combat is None:
+        raise Conflict(gettext("No combat is under way."), code="no_combat")
+    chosen = _token_list(m, [params.get("token")], "token")[0]
+    referee = membership.role == Role.REFEREE
+    if not referee:
+        visible = _seen_by_players(chosen, m, Fog.for_map(m))
+        if not visible:
+            raise Invalid(gettext("No such token on this map."), code="no_token")
+        character = chosen.character if chosen.character_id else None
+        if not (
+            character is not None
+            and character.kind == Kind.PC
+            and character.owner_id == membership.user_id
+        ):
+            raise ServiceError(
+                gettext("Players bring only their own characters into a fight."),
+                code="not_owner",
+                status=403,
+            )
+    if any(c["id"] == f"t{chosen.pk}" for c in combat["combatants"]):
+        raise Conflict(gettext("That token is already in the fight."), code="already_in")
+    default = "pcs" if chosen.character_id and chosen.character.kind == Kind.PC else "enemies"
+    side = params.get("side") or default if referee else default
+    if side not in SIDE_NAMES:
+        raise Invalid(gettext("A side is pcs or enemies."), fields={"side": [str(side)]})
+    entry = {"id": f"t{chosen.pk}", "name": chosen.name, "side": side}
+    out = _resolve(m.campaign, "combat_join", camp, dice, combatant=entry)
+    return out, {"type": "joined", "subject": f"t{chosen.pk}"}
+
+
 HANDLERS = {
     "start": _start,
     "round": _round,
+    "roller": _roller,
+    "initiative": _initiative,
     "turn": _turn,
     "spend": _spend,
+    "taunt": _taunt,
+    "ready": _ready,
+    "trigger": _trigger,
+    "extra_action": _extra_action,
+    "release": _release,
+    "join": _join,
     "end_turn": _end_turn,
     "end": _end,
 }
@@ -393,6 +630,31 @@ def _texts(step: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
             more = _both(gettext_noop("The round is over."))
             text = {k: f"{v} {more[k]}" for k, v in text.items()}
         return text
+    target = names.get(step.get("target") or "", "")
+    simple = {
+        "roller_named": gettext_noop("%(name)s rolls the initiative."),
+        "taunted": gettext_noop("%(name)s taunts %(target)s."),
+        "readied": gettext_noop("%(name)s readies an action."),
+        "readied_triggered": gettext_noop("%(name)s acts on the readied trigger (a reaction)."),
+        "extra_action": gettext_noop("%(name)s has an extra action."),
+        "released": gettext_noop("%(name)s lets go of the grab."),
+        "joined": gettext_noop("%(name)s joins the fight."),
+        "attacked": gettext_noop("%(name)s attacks %(target)s (an action)."),
+        "counterattacked": gettext_noop("%(name)s counterattacks (a reaction)."),
+        "grabbed": gettext_noop("%(name)s tries to grab %(target)s (a maneuver)."),
+        "walked": gettext_noop("%(name)s moves %(squares)d squares."),
+    }
+    if kind == "roller_named":
+        if not step.get("roller"):
+            return _both(gettext_noop("The referee rolls the initiative."))
+        return _both(simple[kind], name=step["roller"])
+    if kind in simple:
+        return _both(
+            simple[kind],
+            name=name,
+            target=target or "?",
+            squares=int(step.get("squares") or 0),
+        )
     if step.get("move"):
         return _both(gettext_noop("%(name)s moves (a maneuver)."), name=name)
     return _both(
@@ -403,6 +665,287 @@ def _texts(step: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
 def _lock_clock(campaign_id: int) -> DungeonClock:
     row, _created = DungeonClock.objects.select_for_update().get_or_create(campaign_id=campaign_id)
     return row
+
+
+def _need_action(combat: dict[str, Any], cid: str) -> None:
+    """Refuse (409) an action when it is not the creature's turn (unless a crit left it an
+    extra action to use at once, L815) or its turn has no action left (L711)."""
+    me = cb.combatant(combat, cid)
+    turn = combat.get("turn")
+    if turn is None or turn["combatant"] != cid:
+        if me["extra_now"]:
+            return
+        raise Conflict(
+            gettext("It is not %(name)s's turn: an action waits for it.") % {"name": me["name"]},
+            code="not_your_turn",
+        )
+    if cb.turn_budget(turn)["actions"] < 1:
+        raise Conflict(
+            gettext("%(name)s has no action left this turn.") % {"name": me["name"]},
+            code="no_action_left",
+        )
+
+
+def _need_reaction(combat: dict[str, Any], cid: str) -> None:
+    """Refuse (409) a reaction already spent this round (L835)."""
+    me = cb.combatant(combat, cid)
+    if me["reaction_used"]:
+        raise Conflict(
+            gettext("%(name)s has already spent the reaction this round.") % {"name": me["name"]},
+            code="reaction_spent",
+        )
+
+
+def combatant_of(campaign_id: int, token: Token | None) -> tuple[dict | None, str]:
+    """(combat, combatant id) when a combat is under way and the token fights in it, else
+    (None, "")."""
+    if token is None:
+        return None, ""
+    combat = current_combat(campaign_id)
+    cid = f"t{token.pk}"
+    if combat is None or not any(c["id"] == cid for c in combat["combatants"]):
+        return None, ""
+    return combat, cid
+
+
+def check_action(campaign_id: int, token: Token) -> dict[str, Any] | None:
+    """Before an attack from the map: None outside combat (or for a token not in it); else
+    what the attack needs to know, after refusing one that has no action now (409)."""
+    combat, cid = combatant_of(campaign_id, token)
+    if combat is None:
+        return None
+    _need_action(combat, cid)
+    turn = combat.get("turn")
+    return {"combatant": cid, "own_turn": bool(turn and turn["combatant"] == cid)}
+
+
+def check_reaction(combat: dict[str, Any], cid: str) -> None:
+    """Refuse (409) a reaction the creature has already spent this round (L835)."""
+    _need_reaction(combat, cid)
+
+
+def reaction_used(campaign_id: int, token: Token | None) -> bool:
+    """Whether the token's creature has spent its reaction this round (False outside combat)."""
+    combat, cid = combatant_of(campaign_id, token)
+    return bool(combat and cb.combatant(combat, cid)["reaction_used"])
+
+
+def apply_to_combat(
+    *,
+    m: Map,
+    actor: User | None,
+    cid: str,
+    change: Any,
+    step: dict[str, Any],
+) -> dict[str, Any] | None:
+    """Apply ``change(combat) -> combat`` (pure rules calls) to the combat under way for
+    ``cid`` and publish it as a step of ``step["type"]``: how an attack, a counterattack, a
+    grab and a token's move spend the turn. Rules refusals are 409s. Locks the clock row (the
+    callers hold the map and the sheets first, as every path does)."""
+    row = _lock_clock(m.campaign_id)
+    camp = copy.deepcopy(row.ruleset_state) or get_ruleset(CROWS).default_campaign()
+    combat = camp.get("combat")
+    if combat is None or not any(c["id"] == cid for c in combat["combatants"]):
+        return None
+    names = {c["id"]: c["name"] for c in combat["combatants"]}
+    try:
+        camp["combat"] = change(combat)
+        state = get_ruleset(CROWS).validate_campaign(camp)
+    except RulesError as exc:
+        error = invalid_from_rules(exc, code="combat_refused")
+        raise Conflict(error.message, code="combat_refused") from exc
+    row.ruleset_state = state
+    row.save(update_fields=["ruleset_state", "updated_at"])
+    info = {"subject": cid, **step}
+    info["text"] = _texts(info, names)
+    full, _players, _player_step = _publish_both(m, actor, info, state["combat"])
+    return full
+
+
+def _publish_both(
+    m: Map, actor: User | None, step_info: dict[str, Any], combat: dict[str, Any] | None
+) -> tuple[dict | None, dict | None, dict[str, Any]]:
+    """The referee's copy (blind) and the players' copy (everyone) of one combat step."""
+    full = referee_view(combat, m)
+    publish(
+        campaign=m.campaign,
+        kind="combat",
+        payload={**step_info, "map_id": m.pk, "combat": full, "audience": "referee"},
+        actor=actor,
+        visibility=V.BLIND,
+    )
+    players = public_view(combat, m)
+    subject = step_info.get("subject")
+    shown = {c["id"] for c in (players or {}).get("combatants", [])}
+    if subject and subject not in shown:
+        # a hidden creature: players learn nothing about it, only the state they may see
+        player_step: dict[str, Any] = {"type": "hidden", "subject": None}
+    else:
+        player_step = dict(step_info)
+        if "surprised_no_turn" in player_step:
+            player_step["surprised_no_turn"] = [
+                cid for cid in player_step["surprised_no_turn"] if cid in shown
+            ]
+        if player_step.get("target") and player_step["target"] not in shown:
+            player_step["target"] = ""
+        if "readied" in player_step:
+            # what a creature readies, and on what trigger, is its side's secret (L765)
+            player_step["readied"] = {"hidden": True}
+    publish(
+        campaign=m.campaign,
+        kind="combat",
+        payload={**player_step, "map_id": m.pk, "combat": players, "audience": "players"},
+        actor=actor,
+        visibility=V.EVERYONE,
+    )
+    return full, players, player_step
+
+
+# --- a token's move in combat: the Move maneuver's squares (L719, L851-L861) -----------------
+
+
+def _path_cells(start: tuple[int, int], target: tuple[int, int], raw: Any) -> list[tuple[int, int]]:
+    """The squares entered, in order: the path the browser sent (each square next to the one
+    before, ending on the target), or the straightest path of single steps (a diagonal counts
+    as one, L670)."""
+    if raw in (None, "", []):
+        cells, (x, y) = [], start
+        while (x, y) != target:
+            x += (target[0] > x) - (target[0] < x)
+            y += (target[1] > y) - (target[1] < y)
+            cells.append((x, y))
+        return cells
+    bad = Invalid(
+        gettext("A path is a list of neighbouring squares ending where the token stops."),
+        code="bad_path",
+        fields={"path": ["[[col, row], …]"]},
+    )
+    if not isinstance(raw, list) or len(raw) > MAX_PATH:
+        raise bad
+    cells = []
+    for item in raw:
+        if not (isinstance(item, list | tuple) and len(item) == 2):
+            raise bad
+        cell = (_int(item[0]), _int(item[1]))
+        if not cells and cell == start:
+            continue
+        prev = cells[-1] if cells else start
+        if max(abs(cell[0] - prev[0]), abs(cell[1] - prev[1])) != 1:
+            raise bad
+        cells.append(cell)
+    if (cells[-1] if cells else start) != target:
+        raise bad
+    return cells
+
+
+def _path_steps(
+    m: Map, combat: dict[str, Any], cid: str, token: Token, cells: list, *, referee: bool
+) -> list[dict[str, Any]]:
+    """Each square entered as the rules read it (``systems.crows.movement``): difficult ground
+    and water from the painted squares, an enemy's space as difficult terrain (L678)."""
+    features = m.features or {}
+    tokens = _tokens(m)
+    fog = Fog.for_map(m)
+    me = cb.combatant(combat, cid)
+    enemies = []
+    for c in combat["combatants"]:
+        other = tokens.get(token_id(c["id"]) or -1)
+        if other is None or c["id"] == cid or c["side"] == me["side"] or c["out"]:
+            continue
+        if not referee and not _seen_by_players(other, m, fog):
+            continue  # a creature the player cannot see costs nothing they could notice
+        enemies.append(other)
+    size = max(1, token.cells)
+    steps = []
+    for x, y in cells:
+        space = {(x + i, y + j) for i in range(size) for j in range(size)}
+        grounds = {(features.get(f"{cx},{cy}") or {}).get("ground") for cx, cy in space}
+        enemy = any(
+            space & {(e.col + i, e.row + j) for i in range(e.cells) for j in range(e.cells)}
+            for e in enemies
+        )
+        steps.append(
+            {"difficult": "difficult" in grounds, "swim": "water" in grounds, "enemy": enemy}
+        )
+    return steps
+
+
+def _walk_plan(cid: str, cost: int, speed: int):
+    """Walk ``cost`` squares: what is left of the current Move first, then a new Move maneuver
+    (up to the creature's speed) while the turn has maneuvers (L711, L719)."""
+
+    def change(combat: dict[str, Any]) -> dict[str, Any]:
+        new, remaining = combat, cost
+        while remaining > 0:
+            turn = new["turn"]
+            if turn["move_left"] > 0:
+                step = min(turn["move_left"], remaining)
+                new, _ = cb.walk(new, cid, step)
+                remaining -= step
+            elif speed > 0 and cb.turn_budget(turn)["maneuvers"] >= 1:
+                new, _ = cb.spend(new, cid, "maneuver", speed=speed)
+            else:
+                raise fail(
+                    "squares",
+                    "Дальше в этот ход не уйти (L711, L851).",
+                    "No movement is left this turn (L711, L851).",
+                )
+        return new
+
+    return change
+
+
+def walk_token(
+    *,
+    m: Map,
+    actor: User,
+    role: str,
+    token: Token,
+    start: tuple[int, int],
+    target: tuple[int, int],
+    path: Any = None,
+) -> dict[str, Any] | None:
+    """A token dragged during combat walks its Move (the caller holds the map's lock and has
+    not saved the token yet): the squares entered, difficult ground, water and enemies' spaces
+    costing one more (L855-L861, L678), are spent from the current Move and then from new Move
+    maneuvers. A player's token moves only on its own turn and no further than the turn
+    allows (409); the referee may place any token anywhere (then nothing is spent)."""
+    combat, cid = combatant_of(m.campaign_id, token)
+    if combat is None or start == target:
+        return None
+    referee = role == Role.REFEREE
+    turn = combat.get("turn")
+    if turn is None or turn["combatant"] != cid:
+        if referee:
+            return None
+        raise Conflict(
+            gettext("It is not %(name)s's turn: the token moves on its turn.")
+            % {"name": token.name},
+            code="not_your_turn",
+        )
+    cells = _path_cells(start, target, path)
+    steps = _path_steps(m, combat, cid, token, cells, referee=referee)
+    speeds = (token.character.state or {}).get("speeds") if token.character_id else None
+    try:
+        cost, _per_step = mv.path_cost(steps, speeds or {})
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="bad_path") from exc
+    speed = _move_speed(m, cid)
+    change = _walk_plan(cid, cost, speed)
+    try:
+        change(copy.deepcopy(combat))
+    except RulesError:
+        if referee:
+            return None  # the referee's override: the token goes, the turn is untouched
+        left = turn["move_left"] + cb.turn_budget(turn)["maneuvers"] * speed
+        raise Conflict(
+            gettext("The path costs %(cost)d squares; %(left)d are left this turn.")
+            % {"cost": cost, "left": left},
+            code="too_far",
+        ) from None
+    return apply_to_combat(
+        m=m, actor=actor, cid=cid, change=change, step={"type": "walked", "squares": cost}
+    )
 
 
 @transaction.atomic
@@ -434,33 +977,7 @@ def combat_step(
     combat = out.state.get("combat")
     names.update({c["id"]: c["name"] for c in (combat or {}).get("combatants", [])})
     step_info["text"] = _texts(step_info, names)
-    full = referee_view(combat, m)
-    publish(
-        campaign=m.campaign,
-        kind="combat",
-        payload={**step_info, "map_id": m.pk, "combat": full, "audience": "referee"},
-        actor=actor,
-        visibility=V.BLIND,
-    )
-    players = public_view(combat, m)
-    subject = step_info.get("subject")
-    shown = {c["id"] for c in (players or {}).get("combatants", [])}
-    if subject and subject not in shown:
-        # a hidden creature: players learn nothing about it, only the state they may see
-        player_step = {"type": "hidden", "subject": None}
-    else:
-        player_step = dict(step_info)
-        if "surprised_no_turn" in player_step:
-            player_step["surprised_no_turn"] = [
-                cid for cid in player_step["surprised_no_turn"] if cid in shown
-            ]
-    publish(
-        campaign=m.campaign,
-        kind="combat",
-        payload={**player_step, "map_id": m.pk, "combat": players, "audience": "players"},
-        actor=actor,
-        visibility=V.EVERYONE,
-    )
+    full, players, player_step = _publish_both(m, actor, step_info, combat)
     return {
         "step": step_info if referee else player_step,
         "combat": full if referee else players,

@@ -27,13 +27,16 @@ from vtt.accounts.models import User
 from vtt.campaigns.models import Role
 from vtt.characters import services as character_services
 from vtt.characters.models import Character, Kind, PendingMove
-from vtt.core.errors import Invalid, ServiceError, invalid_from_rules
+from vtt.core.errors import Conflict, Invalid, ServiceError, invalid_from_rules
+from vtt.maps import battle
 from vtt.maps.fog import Fog
 from vtt.maps.models import GridKind, Map, Token
 from vtt.maps.selectors import parse_key, token_visible
 from vtt.maps.services import _lock, can_move
 
 PARTY = "party"
+# a plain token's size from its space, for a grab's size check (L690-L699)
+SIZE_BY_CELLS = {1: "medium", 2: "large", 3: "huge", 4: "colossal"}
 ENEMIES = "enemies"
 
 
@@ -168,6 +171,10 @@ def map_attack(
             _("Link the token to a character sheet first: the sheet makes the attack."),
             code="no_sheet",
         )
+    # in a combat under way the attack is the attacker's action (L711): refused (409) when it
+    # is not its turn or the action is spent; a target whose reaction is spent has no
+    # counterattack to offer (L835)
+    turn_info = battle.check_action(m.campaign_id, attacker)
     kind = _attack_kind(attacker.character.state, weapon_id, attack)
     side = _side(attacker.character)
     allies = [
@@ -190,6 +197,10 @@ def map_attack(
     }
     if characteristic:
         params["characteristic"] = characteristic
+    if turn_info is not None:
+        params["on_own_turn"] = turn_info["own_turn"]
+        if battle.reaction_used(m.campaign_id, target):
+            params["target_reaction_used"] = True
     context = {
         "map_id": m.pk,
         "attacker_token": attacker.pk,
@@ -215,4 +226,150 @@ def map_attack(
         # a token players cannot see makes the whole attack the referee's business
         hidden=not (token_visible(attacker, m, fog) and token_visible(target, m, fog)),
     )
+    if turn_info is not None:
+        _spend_attack(m, actor, turn_info["combatant"], f"t{target.pk}", outcome)
     return outcome, follow, {**context, "net": outcome.flags.get("net", 0)}
+
+
+def _spend_attack(m: Map, actor: User, cid: str, target_cid: str, outcome: Outcome) -> None:
+    """The attack's action in the combat, and a crit's extra action with it (L815)."""
+    extra = bool(outcome.flags.get("extra_action"))
+
+    def change(combat: dict[str, Any]) -> dict[str, Any]:
+        new, _event = crows_combat.spend(combat, cid, "action")
+        if extra:
+            turn = new.get("turn")
+            own = bool(turn and turn["combatant"] == cid)
+            new, _event = crows_combat.grant_extra_action(new, cid, on_own_turn=own)
+        return new
+
+    battle.apply_to_combat(
+        m=m,
+        actor=actor,
+        cid=cid,
+        change=change,
+        step={"type": "attacked", "target": target_cid, "extra_action": extra},
+    )
+
+
+@transaction.atomic
+def map_grab(
+    *,
+    map: Map,
+    actor: User,
+    role: str,
+    attacker_token: Any,
+    target_token: Any,
+    dice: Dice | None = None,
+) -> tuple[Outcome, PendingMove | None, dict[str, Any]]:
+    """Захват (L735-L741) from the map: a maneuver of the grabber's turn in a combat under way
+    (409 when it is not its turn or no maneuver is left), the ``grab`` move rolled from its
+    sheet at the target's sheet with the distance from the map; a 17+ keeps the hold in the
+    combat (one grab at a time), a 1st tier opens the target's counterattack."""
+    m = _lock(map)
+    if m.campaign.ruleset != "crows" or m.kind != GridKind.SQUARE:
+        raise Invalid(_("Grabs are made on square battle maps (Crows)."), code="not_square")
+    fog = Fog.for_map(m)
+    tokens = {t.pk: t for t in Token.objects.filter(map=m).select_related("character")}
+    grabber = _token(m, tokens, attacker_token, fog, role)
+    target = _token(m, tokens, target_token, fog, role)
+    if grabber.pk == target.pk:
+        raise Invalid(_("Choose another token as the target."), code="same_token")
+    if not can_move(grabber, user_id=actor.pk, role=role):
+        raise ServiceError(
+            _("You may grab only with your own characters' tokens."), code="not_owner", status=403
+        )
+    if grabber.character_id is None:
+        raise Invalid(
+            _("Link the token to a character sheet first: the sheet makes the grab."),
+            code="no_sheet",
+        )
+    combat, cid = battle.combatant_of(m.campaign_id, grabber)
+    grabbing = ""
+    if combat is not None:
+        turn = combat.get("turn")
+        me = crows_combat.combatant(combat, cid)
+        if turn is None or turn["combatant"] != cid:
+            raise Conflict(
+                _("It is not %(name)s's turn: a grab waits for it.") % {"name": grabber.name},
+                code="not_your_turn",
+            )
+        if crows_combat.turn_budget(turn)["maneuvers"] < 1:
+            raise Conflict(
+                _("%(name)s has no maneuver left this turn.") % {"name": grabber.name},
+                code="no_maneuver_left",
+            )
+        held = tokens.get(battle.token_id(me["grabbing"]) or -1)
+        grabbing = held.name if held is not None else ""
+    params: dict[str, Any] = {
+        "target_name": target.name,
+        "distance": battle.squares_between(grabber, target),
+        "grabbing": grabbing,
+    }
+    if battle.reaction_used(m.campaign_id, target):
+        params["target_reaction_used"] = True
+    if not target.character_id:
+        params["target_size"] = SIZE_BY_CELLS.get(max(1, target.cells), "medium")
+    context = {
+        "map_id": m.pk,
+        "attacker_token": grabber.pk,
+        "target_token": target.pk,
+        "target_name": target.name,
+        "distance": params["distance"],
+    }
+    outcome, follow = character_services.move_make(
+        character=grabber.character,
+        actor=actor,
+        move="grab",
+        params=params,
+        target_id=target.character_id,
+        dice=dice,
+        context=context,
+        hidden=not (token_visible(grabber, m, fog) and token_visible(target, m, fog)),
+    )
+    if combat is not None:
+        held = f"t{target.pk}" if outcome.flags.get("grabbing") else ""
+
+        def change(c: dict[str, Any]) -> dict[str, Any]:
+            new, _event = crows_combat.spend(c, cid, "maneuver")
+            return crows_combat.set_grabbing(new, cid, held) if held else new
+
+        battle.apply_to_combat(
+            m=m,
+            actor=actor,
+            cid=cid,
+            change=change,
+            step={"type": "grabbed", "target": f"t{target.pk}", "held": bool(held)},
+        )
+    return outcome, follow, context
+
+
+def _after_counterattack(
+    *, character: Character, outcome: Outcome, actor: User, resolved: PendingMove | None
+) -> None:
+    """An answered counterattack (L839) spends the counterattacker's reaction for the round in
+    a combat under way; one already spent refuses the answer (409, nothing changes)."""
+    if resolved is None or not outcome.flags.get("counterattack"):
+        return
+    target = resolved.target
+    if target is None:
+        return
+    for token in Token.objects.filter(
+        character_id=target.pk, map__campaign_id=character.campaign_id, map__kind=GridKind.SQUARE
+    ).select_related("map", "map__campaign", "character"):
+        combat, cid = battle.combatant_of(character.campaign_id, token)
+        if combat is None:
+            continue
+        battle.check_reaction(combat, cid)
+        battle.apply_to_combat(
+            m=token.map,
+            actor=actor,
+            cid=cid,
+            change=lambda c, cid=cid: crows_combat.spend(c, cid, "reaction")[0],
+            step={"type": "counterattacked"},
+        )
+        return
+
+
+for _move in ("attack", "grab", "knockback", "escape"):
+    character_services.register_outcome_hook("crows", _move, _after_counterattack)

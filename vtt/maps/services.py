@@ -615,10 +615,18 @@ def can_move(token: Token, *, user_id: int, role: str) -> bool:
 
 @transaction.atomic
 def token_move(
-    *, map: Map, actor: User, role: str, token_id: int, col: Any, row: Any
+    *,
+    map: Map,
+    actor: User,
+    role: str,
+    token_id: int,
+    col: Any,
+    row: Any,
+    path: Any = None,
 ) -> tuple[Token, int]:
     """Move a token to a cell; the distance by the map's rule is added to its movement this
-    round. Returns ``(token, distance)``.
+    round. Returns ``(token, distance)``. During a Crows combat the move walks the creature's
+    Move maneuver (``vtt.maps.battle.walk_token``; ``path`` lists the squares entered).
 
     Players may move only their own characters' tokens, which they can see, and only onto
     revealed cells; anything else on the map does not exist for them (404-like ``no_token``).
@@ -644,6 +652,12 @@ def token_move(
             )
     start = (token.col, token.row)
     distance = grid_distance(start, target, kind=m.kind, orientation=m.orientation, metric=m.metric)
+    if m.campaign.ruleset == "crows" and m.kind == GridKind.SQUARE:
+        from vtt.maps import battle  # battle reads this module's neighbours; import late
+
+        battle.walk_token(
+            m=m, actor=actor, role=role, token=token, start=start, target=tuple(target), path=path
+        )
     token.col, token.row = target
     token.moved += distance
     token.save(update_fields=["col", "row", "moved"])
@@ -863,6 +877,8 @@ FEATURE_CHOICES: dict[str, tuple[str, ...]] = {
     "cover": ("wall", "low"),
     "light": tuple(Light.values),
     "concealment": ("light", "heavy"),
+    # the ground a Move crosses: difficult terrain and water (swimming) cost +1 (L855-L859)
+    "ground": ("difficult", "water"),
 }
 MAX_HEIGHT = 100
 

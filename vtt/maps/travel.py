@@ -51,7 +51,7 @@ from vtt.table.services import publish
 
 CROWS = "crows"
 REVEAL = 1  # hexes around the party it has seen
-STEPS_FOR_PLAYERS = {"role"}
+STEPS_FOR_PLAYERS = {"role", "miasma_choice"}
 STEPS = (
     "begin",
     "day",
@@ -63,6 +63,7 @@ STEPS = (
     "arrive",
     "end",
     "miasma",
+    "miasma_choice",
     "miasma_resolve",
 )
 
@@ -727,6 +728,104 @@ def _last_saves(campaign: Campaign, day: int) -> dict[str, Any] | None:
     return None
 
 
+def pending_saves(campaign: Campaign) -> dict[str, Any] | None:
+    """Today's Miasma saves still waiting for the referee to apply them, with the 17+ choices
+    the players have made so far (the panel shows them; nothing here is secret: the saves were
+    rolled in the open)."""
+    travel = current_travel(campaign)
+    if travel is None:
+        return None
+    recorded = _last_saves(campaign, travel["day"])
+    if recorded is None:
+        return None
+    return {
+        "day": recorded["day"],
+        "saves": recorded["saves"],
+        "choices": {str(k): v for k, v in _recorded_choices(campaign, recorded["day"]).items()},
+    }
+
+
+def _recorded_choices(campaign: Campaign | int, day: int) -> dict[int, str | int]:
+    """The 17+ choices players made for today's saves (the newest per character wins)."""
+    from vtt.table.models import TableEvent
+
+    chosen: dict[int, str | int] = {}
+    for event in TableEvent.objects.filter(
+        campaign=campaign, kind="travel", visibility=V.BLIND
+    ).order_by("-seq")[:200]:
+        kind = event.payload.get("type")
+        if kind == "miasma_saves" and event.payload.get("day") == day:
+            break
+        if kind == "miasma_choice" and event.payload.get("day") == day:
+            chosen.setdefault(int(event.payload["character_id"]), event.payload["choice"])
+    return chosen
+
+
+@transaction.atomic
+def miasma_choice(
+    *, map: Map, actor: User, role: str, character_id: Any, choice: Any
+) -> dict[str, Any]:
+    """A 17+ on today's Miasma save (A12): its player (or the referee) chooses to clear the
+    character's cruelty (``"clear"``) or to lift another traveller's save (that traveller's
+    character id). Recorded in the log; the referee's "Apply the Miasma" uses it."""
+    _require(map)
+    campaign = map.campaign
+    row = _lock_clock(campaign)
+    travel = _travelling(_camp(row))
+    recorded = _last_saves(campaign, travel["day"])
+    if recorded is None:
+        raise Conflict(gettext("Roll the Miasma saves first."), code="no_saves")
+    character = _by_id(campaign, character_id, "character_id")
+    if role != Role.REFEREE and not (
+        role == Role.PLAYER and character.kind == Kind.PC and character.owner_id == actor.pk
+    ):
+        raise ServiceError(
+            gettext("Players choose for their own characters."), code="not_owner", status=403
+        )
+    saves = {s["character_id"]: s for s in recorded["saves"]}
+    mine = saves.get(character.pk)
+    if mine is None or mine["skipped"] or mine["tier"] != 3:
+        raise Invalid(
+            gettext("Only a 17+ on the Miasma save makes this choice."), code="not_17_plus"
+        )
+    lifted = ""
+    if choice == "clear":
+        value: str | int = "clear"
+    else:
+        other = saves.get(_int_or(choice))
+        if other is None or other["character_id"] == character.pk or other["skipped"]:
+            raise Invalid(
+                gettext("Clear your cruelty, or lift another traveller's save."),
+                fields={"choice": [str(choice)]},
+            )
+        value, lifted = other["character_id"], other["name"]
+    step = {
+        "type": "miasma_choice",
+        "day": travel["day"],
+        "character_id": character.pk,
+        "name": character.name,
+        "choice": value,
+        "text": (
+            _both(gettext_noop("%(name)s clears their cruelty."), name=character.name)
+            if value == "clear"
+            else _both(
+                gettext_noop("%(name)s lifts %(other)s's Miasma save."),
+                name=character.name,
+                other=lifted,
+            )
+        ),
+    }
+    _publish(campaign, actor, step, travel, map_id=map.pk)
+    return step
+
+
+def _int_or(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
+
+
 @transaction.atomic
 def miasma_resolve(
     *,
@@ -755,7 +854,12 @@ def miasma_resolve(
         raise Conflict(gettext("A traveller has gone since the saves."), code="stale_saves")
     order = {pk: i for i, pk in enumerate(ids)}
     chosen: dict[int, str | int] = {}
-    for key, value in (choices or {}).items():
+    # the players' own choices first; the referee's, when given, override them
+    merged: dict[Any, Any] = {
+        str(k): v for k, v in _recorded_choices(campaign, travel["day"]).items()
+    }
+    merged.update({str(k): v for k, v in (choices or {}).items()})
+    for key, value in merged.items():
         try:
             who = order[int(key)]
             chosen[who] = "clear" if value == "clear" else order[int(value)]

@@ -249,6 +249,9 @@ def panel_context(
                 "999999999", "{id}"
             ),
             "character": reverse("api-character", args=[999999999]).replace("999999999", "{id}"),
+            "choose": reverse("api-character-choose", args=[999999999, 888888888])
+            .replace("999999999", "{cid}")
+            .replace("888888888", "{pid}"),
         },
         "labels": js_labels(),
     }
@@ -302,6 +305,7 @@ def crows_config(membership: Membership, m: Map | None) -> dict[str, Any]:
     return {
         "head": head,
         "travel": travel_state,
+        "miasma": travel.pending_saves(campaign),
         "combat": combat_state,
         "players": players,
         "paces": [{"key": p.key, "ru": p.ru, "en": p.en} for p in PACES],
@@ -378,6 +382,32 @@ def crows_labels() -> dict[str, str]:
         "reaction": _("Reaction"),
         "endTurn": _("End the turn"),
         "squares": _("Squares"),
+        "allies": _("Allies"),
+        "quarry": _("Quarry"),
+        "helps": _("Helps instead"),
+        "helpsNobody": _("— takes a role —"),
+        "chooseOne": _("Choose:"),
+        "miasmaChoice": _("17+ on the Miasma save: clear your cruelty or lift another's save"),
+        "clearCruelty": _("Clear my cruelty"),
+        "liftSave": _("Lift {name}'s save"),
+        "chosen": _("Chosen: {choice}"),
+        "rollInitiative": _("Roll the initiative (1d10)"),
+        "rollerIs": _("Initiative: {name} rolls"),
+        "taunt": _("Taunt"),
+        "ready": _("Ready an action"),
+        "trigger": _("Trigger"),
+        "triggerPlaceholder": _("When… (the trigger)"),
+        "whatPlaceholder": _("What (e.g. attack)"),
+        "fire": _("Trigger fired: act"),
+        "readied": _("readied"),
+        "grab": _("Grab"),
+        "release": _("Let go"),
+        "extraAction": _("Extra action"),
+        "join": _("Join the fight"),
+        "target": _("Target"),
+        "taunted": _("taunted"),
+        "grabbing": _("grabbing {name}"),
+        "extraNow": _("extra action now"),
     }
 
 
@@ -431,6 +461,8 @@ def js_labels() -> dict[str, str]:
         "feature_cover_low": _("Low obstacle: cover"),
         "feature_conceal_light": _("Light concealment"),
         "feature_conceal_heavy": _("Heavy concealment"),
+        "feature_ground_difficult": _("Difficult terrain"),
+        "feature_ground_water": _("Water (swimming)"),
         "feature_light_dim": _("Dim light"),
         "feature_light_dark": _("Darkness"),
         "light_dim": _("Dim light everywhere else"),

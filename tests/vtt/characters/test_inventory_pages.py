@@ -123,6 +123,12 @@ def test_board_is_russian_by_default_and_english_on_request(crows, hero, client_
     assert config_of(response)["labels"]["retrieve"] == "Retrieve from backpack"
 
 
+def test_board_loads_the_shared_api_client_first(crows, hero, client_for):
+    """inventory.js makes its calls through api.js."""
+    html = client_for(crows.player).get(url(hero)).content.decode()
+    assert html.index("js/api.js") < html.index("js/inventory.js")
+
+
 def test_owner_who_became_an_observer_reads_only(crows, hero, client_for):
     Membership.objects.filter(campaign=crows.campaign, user=crows.player).update(role=Role.OBSERVER)
     response = client_for(crows.player).get(url(hero))

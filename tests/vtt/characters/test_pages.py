@@ -346,3 +346,14 @@ def test_table_page_registers_the_move_renderer_before_table_js(table, client_fo
     config = json.loads(match.group(1))
     assert config["list_url"] == reverse("api-characters", args=[table.campaign.pk])
     assert config["awaitingPlayer"] == "Ждёт выбора игрока"
+
+
+def test_pages_load_the_shared_api_and_socket_clients_first(table, client_for, sheets):
+    """table.js, moves.js and sheet.js call api.js and socket.js as they start."""
+    client = client_for(table.player)
+    html = client.get(reverse("table", args=[table.campaign.pk])).content.decode()
+    assert html.index("js/api.js") < html.index("js/moves.js") < html.index("js/table.js")
+    assert html.index("js/socket.js") < html.index("js/table.js")
+    html = client.get(reverse("character_sheet", args=[sheets[0].pk])).content.decode()
+    assert html.index("js/api.js") < html.index("js/moves.js") < html.index("js/sheet.js")
+    assert html.index("js/socket.js") < html.index("js/sheet.js")
