@@ -117,6 +117,7 @@ class MoveDispatch(Ruleset):
         """Validate settings, state and parameters once; the ``_do_*`` methods take this."""
 
     def resolve(self, move: str, state: dict[str, Any], *, dice: Dice, **params: Any) -> Outcome:
+        """Make a move: validate, run ``_do_<move>`` and, given ``choices``, finish its choice."""
         call = self._call(move, state, dice, params)
         outcome = getattr(self, f"_do_{move}")(call)
         choices = params.get("choices")

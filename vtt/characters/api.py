@@ -44,6 +44,11 @@ def outcome_for(
         data["state"] = {}
     details = dict(data.get("details") or {})
     details.pop("pending", None)
+    if isinstance(details.get("travel"), dict):
+        # a travel check's day (Crows) as players see it: no encounter or drift rolls, no
+        # true hex while lost; an answered "choose one" returns it through here too
+        public = getattr(get_ruleset(membership.campaign.ruleset), "public_travel", None)
+        details["travel"] = public(details["travel"]) if public else {}
     if target is None or not can_see_full(target, user_id=membership.user_id, role=membership.role):
         details.pop("target", None)
         for entry in details.get("targets") or []:

@@ -77,11 +77,12 @@ def _unavailable(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
 
 
-def _is_database_error(exc: BaseException | None) -> bool:
+def _is_postgres_error(exc: BaseException | None) -> bool:
+    """A psycopg (or psycopg_pool) error anywhere in the chain: PostgreSQL, not Redis or a
+    locked SQLite file, which the breaker has nothing to say about."""
     seen = 0
     while exc is not None and seen < 10:
-        module = type(exc).__module__
-        if module.startswith(("psycopg", "django.db")):
+        if type(exc).__module__.startswith("psycopg"):
             return True
         exc = exc.__cause__ or exc.__context__
         seen += 1
@@ -94,8 +95,8 @@ class DatabaseBreaker:
     Without it every request waits the pool's timeout (DB_POOL_TIMEOUT, 10 s) before its 503,
     holding a thread, and every reconnecting socket as long (longer than some clients wait
     for a handshake). Once an outage was seen, a plain connection attempt (libpq's shortest
-    timeout, 2 s) decides, at most once every half second per process; the first one that
-    succeeds closes the breaker, and requests use the pool again.
+    timeout, 2 s) decides, at once and then at most once every half second per process; the
+    first one that succeeds closes the breaker, and requests use the pool again.
     """
 
     PROBE_EVERY = 0.5
@@ -112,9 +113,11 @@ class DatabaseBreaker:
             self.tripped = self._down = False
 
     def trip(self) -> None:
+        """An outage was seen. The next check connects at once: a pool timeout under load
+        (PostgreSQL up, every connection busy) must not turn into a burst of 503s."""
         with self._lock:
-            self.tripped = self._down = True
-            self._checked_at = time.monotonic()
+            self.tripped = True
+            self._checked_at = 0.0
 
     def is_down(self) -> bool:
         if not self.tripped:
@@ -155,7 +158,7 @@ def warn(what: str, exc: BaseException) -> None:
     """Remember a database outage (``BREAKER``) and log one line per 10 s, not a traceback
     per request, while a service is down."""
     global _last_warning
-    if _is_database_error(exc):
+    if _is_postgres_error(exc):
         BREAKER.trip()
     now = time.monotonic()
     if now - _last_warning > 10:

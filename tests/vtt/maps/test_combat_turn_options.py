@@ -415,3 +415,20 @@ def test_the_named_player_rolls_the_initiative(fight):
     assert f.post(f.alice, "initiative")["combat"]["round"] == 2
     f.post(f.gm, "roller", {"roller_id": ""})
     assert f.post(f.alice, "initiative", status=403)["code"] == "not_roller"
+
+
+def test_a_crit_from_the_map_gives_an_extra_action_this_turn(fight):
+    """L815: a crit on an attack on your own turn gives an action usable any time this turn."""
+    f = fight
+    services.token_move(
+        map=f.map, actor=f.table.referee, role="referee", token_id=f.t_ava.pk, col=7, row=1
+    )
+    f.begin()
+    f.post(f.alice, "turn", {"combatant": f"t{f.t_ava.pk}"})
+    outcome, _follow, _ctx = f.attack(f.table.player, f.t_ava, f.t_goblin, [10, 10])
+    assert outcome.flags.get("extra_action") is True
+    turn = f.combat()["turn"]
+    assert turn["extra_actions"] == 1
+    assert battle.cb.turn_budget(turn)["actions"] == 1
+    last = TableEvent.objects.filter(kind="combat", visibility="everyone").last().payload
+    assert last["type"] == "attacked" and last["extra_action"] is True

@@ -83,3 +83,26 @@ def test_a_17_plus_miasma_choice_is_its_players_and_applies(journey):
     # lifted from a failure to 12–16: no cruelty gained, no table roll (A12)
     assert bran["tier"] == 2 and bran["cruelty"] == scout_cruelty and not bran["miasma"]
     assert travel.pending_saves(j.campaign) is None
+
+
+def test_an_answered_role_choice_returns_the_day_as_players_see_it(journey):
+    """Make camp 17+ offers a choice (L1022); the player's answer through the sheet's pending
+    endpoint carries the day without encounter or drift rolls (the referee's keeps them)."""
+    j = journey
+    j.step(j.gm, "roles", {"roles": [{"character_id": j.guide.pk, "task": "make_camp"}]})
+    _outcome, pending = travel.role_check(
+        map=j.map,
+        actor=j.table.player,
+        role="player",
+        character_id=j.guide.pk,
+        task="make_camp",
+        dice=ScriptedDice([10, 10]),
+    )
+    answer = j.alice.post(
+        f"/api/characters/{j.guide.pk}/pending/{pending.pk}/",
+        {"choices": ["rest_threshold"]},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content
+    day = answer.json()["outcome"]["details"]["travel"]
+    assert day["rest_threshold"] == 9 and "encounters" not in day and "drift" not in day
