@@ -671,7 +671,7 @@ def _check_archive(zf: zipfile.ZipFile) -> Archive:
         raise ArchiveError("not a campaign archive: manifest.json is missing")
     try:
         manifest = json.loads(_read(zf, by_name[MANIFEST], _member_limit(MANIFEST)))
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise ArchiveError(f"manifest.json is not JSON: {exc}") from exc
     _check_manifest(manifest)
     listed = set(manifest["members"])

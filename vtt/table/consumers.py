@@ -16,6 +16,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from vtt.core import jsonsafe
 from vtt.core.middleware import MAX_ID
@@ -70,6 +72,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group: str | None = None
         self.conn_id = secrets.token_hex(6)
         user = self.scope.get("user")
+        language = getattr(user, "language", None)
+        self.language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
         membership = (
             await database_sync_to_async(membership_for)(user, self.campaign_id)
@@ -85,7 +89,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.role = membership.role
         self.user_info = {"id": user.pk, "name": user.display_name, "role": membership.role}
         if not await database_sync_to_async(_claim_slot)(user.pk, self.conn_id):
-            await self._error("too_many_sockets", "Too many open tables for this account.")
+            await self._error("too_many_sockets", _("Too many open tables for this account."))
             await self.close(code=CLOSE_TOO_MANY)
             return
         self.group = group_name(self.campaign_id)
@@ -116,15 +120,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode()) > MAX_FRAME_BYTES:
-            await self._error("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+            await self._error(
+                "too_large",
+                _("Frames are limited to %(n)d bytes.") % {"n": MAX_FRAME_BYTES},
+            )
             return
         try:
             frame = jsonsafe.loads(raw)
         except ValueError:
-            await self._error("bad_json", "The frame is not valid JSON.")
+            await self._error("bad_json", _("The frame is not valid JSON."))
             return
         if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-            await self._error("bad_frame", "A frame is a JSON object with a string 'type'.")
+            await self._error("bad_frame", _("A frame is a JSON object with a string 'type'."))
             return
         kind = frame["type"]
         if kind in ("hello", "replay") and BREAKER.tripped and await _database_down():
@@ -140,15 +147,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             await self._error(
                 "unknown_type",
-                "Unknown frame type. The socket takes hello, replay and ping; writes go over HTTP.",
+                _(
+                    "Unknown frame type. The socket takes hello, replay and ping; "
+                    "writes go over HTTP."
+                ),
             )
 
     async def _hello(self, last_seq: Any) -> None:
         if not _is_seq(last_seq):
-            await self._error("bad_seq", "last_seq must be a non-negative integer.")
+            await self._error("bad_seq", _("last_seq must be a non-negative integer."))
             return
         if self.ready:
-            await self._error("already_ready", "hello was already received; send replay.")
+            await self._error("already_ready", _("hello was already received; send replay."))
             return
         head = await database_sync_to_async(_head)(self.campaign_id)
         start = min(last_seq, head)  # a browser ahead of the server (restored DB) starts over
@@ -168,10 +178,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _replay_request(self, since: Any) -> None:
         if not _is_seq(since):
-            await self._error("bad_seq", "since must be a non-negative integer.")
+            await self._error("bad_seq", _("since must be a non-negative integer."))
             return
         if not self.ready:
-            await self._error("not_ready", "Send hello first.")
+            await self._error("not_ready", _("Send hello first."))
             return
         await self._replay(min(since, self.cursor), self.cursor)
 
@@ -234,7 +244,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def member_removed(self, message: dict[str, Any]) -> None:
         if message["user_id"] == self.user_id:
-            await self._error("removed", "You are no longer a member of this campaign.")
+            await self._error("removed", _("You are no longer a member of this campaign."))
             await self.close(code=CLOSE_NOT_MEMBER)
 
     async def member_role(self, message: dict[str, Any]) -> None:
@@ -298,8 +308,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data, ensure_ascii=False))
 
-    async def _error(self, code: str, message: str) -> None:
-        await self._send({"type": "error", "code": code, "message": message})
+    async def _error(self, code: str, message: Any) -> None:
+        """An error frame in the user's language (messages are lazy: rendered here)."""
+        with translation.override(self.language):
+            text = str(message)
+        await self._send({"type": "error", "code": code, "message": text})
 
 
 async def _database_down() -> bool:

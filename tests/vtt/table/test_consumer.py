@@ -271,3 +271,17 @@ async def test_events_a_player_may_not_see_leave_no_gap_in_prev(table):
     assert frame["event"]["payload"]["roll_id"] == after.pk
     assert frame["prev"] == frame["event"]["seq"] - 1
     await pc.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"), [("ru", "Сначала отправьте hello."), ("en", "Send hello first.")]
+)
+async def test_error_frames_speak_the_users_language(table, language, expected):
+    table.player.language = language
+    await sync_to_async(table.player.save)(update_fields=["language"])
+    pc = await connect(table.player, table.campaign.pk)
+    assert (await pc.receive_json_from())["type"] == "welcome"
+    await pc.send_json_to({"type": "replay", "since": 0})
+    frame = await next_of(pc, "error")
+    assert (frame["code"], frame["message"]) == ("not_ready", expected)
+    await pc.disconnect()
