@@ -1,6 +1,6 @@
 """The travel panel's inputs and choices in two real browsers: the referee gives a role with an
 ally and a quarry, and a second character helps instead of taking a role; Alice's Make camp
-check that reaches 17+ offers its choice in her panel and she answers it there; after the rest
+check offers its choice in her panel and she answers it there; after the rest
 her 17+ on the Miasma save offers her own choice, which the referee's "apply" then uses."""
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def test_roles_with_allies_then_the_players_own_choices(new_page):
     assert role["allies"] == [bran_name] and role["quarry"] == "олень"
     assert {"name": bran_name, "helps": ava_name} in day["helping"]
 
-    # Make camp until a 17+ (Strength 5: 45 % a day): its choice is answered in the panel
+    # Make camp until it offers its "choose one" (12+, L1022-L1028; Strength 5): answered in
+    # the panel
     choice = pc.locator("[data-travel-choice] [data-travel-option]")
     for n in range(2, 16):
         gm.locator("[data-travel-step=day]").click()
@@ -88,7 +89,7 @@ def test_roles_with_allies_then_the_players_own_choices(new_page):
     pc.locator("[data-travel-choice] [data-travel-option='rest_threshold']").click()
     expect(choice).to_have_count(0)
     after = ok(api(gm, "GET", base + "travel/"))["travel"]
-    assert after["rest_threshold"] == min(10, before + 2)
+    assert before < after["rest_threshold"] <= min(10, before + 2)  # +1 at 12–16, +2 at 17+
     assert next(r for r in after["roles"] if r["name"] == ava_name)["done"]
 
     # the Miasma after the rest: the referee rolls until Ава has a 17+ (Reason 5)
