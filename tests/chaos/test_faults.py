@@ -370,7 +370,7 @@ def test_kill_the_celery_worker_with_a_clock_running(stack):
     assert max(early) < 2, (late, back)  # re-armed: the turn ended on time
     assert all(late[t] < b + 5 for t, b in back.items() if b >= 0), (late, back)
     figure(
-        f"kill -9 Celery worker: {len(cycles)} kills with an {turn_seconds}s dungeon turn "
+        f"kill -9 Celery worker: {len(cycles)} kills with a {turn_seconds} s dungeon turn "
         f"running; turns {ended[0]}..{ended[-1]} each ended exactly "
         f"once; worker back before the deadline: turn ended {spread(early)} after it; worker "
         f"back after the deadline (by {spread([b for b in back.values() if b >= 0])}): turn "

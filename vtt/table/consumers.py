@@ -38,16 +38,24 @@ CLOSE_TOO_MANY = 4429
 class TableConsumer(AsyncWebsocketConsumer):
     presence_task: asyncio.Task | None = None
     group: str | None = None
+    cleaned_up = False  # disconnect() left the group and released the slot
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        """Stop announcing presence however the socket ends: channels skips ``disconnect``
-        when a handler or the channel layer raises (PostgreSQL or Redis down, see
-        vtt/core/outage.py), and the task would otherwise run on for ever."""
+        """Clean up however the socket ends. Channels skips ``disconnect`` when a handler or
+        the channel layer raises (PostgreSQL or Redis down, see vtt/core/outage.py): the
+        presence task would run on for ever, and the group would keep sending to a channel
+        nobody reads until the group entry expires (a day)."""
         try:
             await super().__call__(scope, receive, send)
         finally:
             if self.presence_task is not None:
                 self.presence_task.cancel()
+            if self.group is not None and not self.cleaned_up:
+                try:
+                    await self.channel_layer.group_discard(self.group, self.channel_name)
+                    await database_sync_to_async(_release_slot)(self.user_id, self.conn_id)
+                except Exception as exc:  # Redis may be the service that is down
+                    warn("table socket cleanup", exc)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler without channels' per-message ``aclose_old_connections()``.
@@ -101,6 +109,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.presence_task:
             self.presence_task.cancel()
         if self.group:
+            self.cleaned_up = True
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
                 await self._group(
