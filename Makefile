@@ -58,10 +58,14 @@ chaos: $(STAMP)
 	VTT_CHAOS_FULL=1 $(BIN)/pytest tests/chaos -p no:cacheprovider $(PYTEST_ARGS)
 
 ## The full mixed load (issue 9): 200 tables × 6 clients for 5 minutes, rolls, sheet moves and
-## token moves on 100×100 maps with 500 tokens, every table's dungeon clock running.
+## token moves on 100×100 maps with 500 tokens, every table's dungeon clock running. Each table
+## sends a request every 4 s (FULL_RATE): 50 a second in all; turns last 60 s (CLOCK_SECONDS).
+FULL_RATE ?= 0.25
+CLOCK_SECONDS ?= 60
 bench-full: $(STAMP)
-	$(BIN)/python -m bench --tables 200 --clients 6 --duration 300 --rate $(RATE) \
-		--mix roll=1,move=1,token=1 --clocks --map-size 100 --map-tokens 500 $(BENCH_ARGS)
+	$(BIN)/python -m bench --tables 200 --clients 6 --duration 300 --rate $(FULL_RATE) \
+		--mix roll=1,move=1,token=1 --clocks --clock-seconds $(CLOCK_SECONDS) --map-size 100 \
+		--map-tokens 500 $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
