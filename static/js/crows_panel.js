@@ -76,28 +76,9 @@
   }
 
   function api(method, url, body) {
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": C.csrf },
-    };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!response.ok) {
-          var error = new Error((data && (data.detail || data.message)) || L.failed);
-          error.status = response.status;
-          throw error;
-        }
-        return data;
-      });
-    });
+    return window.VTTApi.request(method, url, body, { csrf: C.csrf, failed: L.failed });
   }
+
 
   function fail(error) { toast((error && error.message) || L.failed); throw error; }
 

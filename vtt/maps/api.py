@@ -527,20 +527,7 @@ class MapAttack(APIView):
             attack=data.get("attack", ""),
             characteristic=data.get("characteristic") or None,
         )
-        target_token = Token.objects.filter(pk=context["target_token"]).first()
-        target = (
-            Character.objects.filter(pk=target_token.character_id).first()
-            if target_token and target_token.character_id
-            else None
-        )
-        return Response(
-            {
-                "outcome": outcome_for(outcome, membership, target),
-                "pending_id": follow.pk if follow else None,
-                "context": context,
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        return _attack_response(outcome, follow, context, membership)
 
 
 class MapTravel(APIView):
@@ -679,23 +666,37 @@ class MapCombatStep(APIView):
                 attacker_token=body.get("attacker"),
                 target_token=body.get("target"),
             )
-            target_token = Token.objects.filter(pk=context["target_token"]).first()
-            target = (
-                Character.objects.filter(pk=target_token.character_id).first()
-                if target_token and target_token.character_id
-                else None
-            )
-            return Response(
-                {
-                    "outcome": outcome_for(outcome, membership, target),
-                    "pending_id": follow.pk if follow else None,
-                    "context": context,
-                    **battle.combat_view(m, referee=selectors.is_referee(membership)),
-                },
-                status=status.HTTP_201_CREATED,
+            return _attack_response(
+                outcome,
+                follow,
+                context,
+                membership,
+                battle.combat_view(m, referee=selectors.is_referee(membership)),
             )
         return Response(
             battle.combat_step(
                 map=m, actor=request.user, membership=membership, step=step, params=dict(body)
             )
         )
+
+
+def _attack_response(
+    outcome: Any, follow: Any, context: dict[str, Any], membership: Any, extra: dict | None = None
+) -> Response:
+    """A map attack's answer: the outcome as this member may see it (the target's sheet only
+    for whoever may see it), the pending choice it opened, and what the map contributed."""
+    target_token = Token.objects.filter(pk=context["target_token"]).first()
+    target = (
+        Character.objects.filter(pk=target_token.character_id).first()
+        if target_token and target_token.character_id
+        else None
+    )
+    return Response(
+        {
+            "outcome": outcome_for(outcome, membership, target),
+            "pending_id": follow.pk if follow else None,
+            "context": context,
+            **(extra or {}),
+        },
+        status=status.HTTP_201_CREATED,
+    )
