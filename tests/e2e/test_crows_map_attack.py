@@ -69,6 +69,32 @@ def open_table(page, cid: int) -> None:
     expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
 
 
+def open_map(pages, cid: int, map_id: int) -> None:
+    """Open the table in each browser and wait until its map view shows this map."""
+    for page in pages:
+        open_table(page, cid)
+    for page in pages:
+        page.wait_for_function(
+            f"() => window.VTTMap && VTTMap.state() && VTTMap.state().map.id === {map_id}"
+        )
+
+
+def place_tokens(gm, base: str, specs, row: int = 2) -> dict[str, int]:
+    """The referee's tokens on one row: ``(name, col, character_id, hidden)`` → name: id."""
+    return {
+        name: ok(
+            api(
+                gm,
+                "POST",
+                base + "tokens/",
+                {"name": name, "col": col, "row": row, "character_id": character, "hidden": hidden},
+            ),
+            201,
+        )["id"]
+        for name, col, character, hidden in specs
+    }
+
+
 def click_cell(page, col: int, row: int) -> None:
     x, y = page.evaluate(
         """([c, r]) => {
@@ -147,12 +173,8 @@ def test_a_ranged_attack_takes_cover_and_light_from_the_map_in_both_browsers(new
     )
     ok(api(gm, "POST", base + "activate/", {"active": True}))
 
-    open_table(gm, cid)
-    open_table(pc, cid)
+    open_map((gm, pc), cid, battle)
     for page in (gm, pc):
-        page.wait_for_function(
-            f"() => window.VTTMap && VTTMap.state() && VTTMap.state().map.id === {battle}"
-        )
         expect(page.locator(".feature-cover-low")).to_have_count(1)  # the low wall is drawn
         expect(page.locator(".ambient-dim")).to_have_count(1)
     # Alice: her token, "Атаковать", the goblin, the bow, fire

@@ -19,7 +19,14 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ARTIFACTS, login, register_secret
-from tests.e2e.test_crows_map_attack import DESKTOP, api, campaign_id, ok, open_table
+from tests.e2e.test_crows_map_attack import (
+    DESKTOP,
+    api,
+    campaign_id,
+    ok,
+    open_map,
+    place_tokens,
+)
 
 
 def test_referee_runs_a_travel_day_and_the_player_sees_it_live_but_never_the_true_hex(new_page):
@@ -64,12 +71,8 @@ def test_referee_runs_a_travel_day_and_the_player_sees_it_live_but_never_the_tru
     ok(api(gm, "POST", base + "activate/", {"active": True}))
     api(gm, "POST", base + "travel/end/", {})  # a journey left over by another run
 
-    open_table(gm, cid)
-    open_table(pc, cid)
+    open_map((gm, pc), cid, hexmap)
     for page in (gm, pc):
-        page.wait_for_function(
-            f"() => window.VTTMap && VTTMap.state() && VTTMap.state().map.id === {hexmap}"
-        )
         expect(page.locator("[data-travel-panel]")).to_be_visible()
     expect(pc.locator("[data-travel-controls]")).to_have_count(0)
     expect(pc.locator("[data-travel-state]")).to_contain_text("не в пути")
@@ -160,30 +163,20 @@ def test_combat_rounds_live_on_the_battle_map_with_a_hidden_npc_kept_hidden(new_
         201,
     )["map"]["id"]
     base = f"/api/campaigns/{cid}/maps/{battle}/"
-    tokens = {}
-    for name, col, character, hidden in (
-        ("Лучница", 1, mine, False),
-        ("Гоблин", 5, goblin, False),
-        (secret, 7, shade, True),
-    ):
-        tokens[name] = ok(
-            api(
-                gm,
-                "POST",
-                base + "tokens/",
-                {"name": name, "col": col, "row": 2, "character_id": character, "hidden": hidden},
-            ),
-            201,
-        )["id"]
+    tokens = place_tokens(
+        gm,
+        base,
+        (
+            ("Лучница", 1, mine, False),
+            ("Гоблин", 5, goblin, False),
+            (secret, 7, shade, True),
+        ),
+    )
     ok(api(gm, "POST", base + "activate/", {"active": True}))
     api(gm, "POST", base + "combat/end/", {})  # a combat left over by another run
 
-    open_table(gm, cid)
-    open_table(pc, cid)
+    open_map((gm, pc), cid, battle)
     for page in (gm, pc):
-        page.wait_for_function(
-            f"() => window.VTTMap && VTTMap.state() && VTTMap.state().map.id === {battle}"
-        )
         expect(page.locator("[data-combat-strip]")).to_be_visible()
     expect(pc.locator("[data-combat-controls]")).to_have_count(0)
 

@@ -10,7 +10,13 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import login
-from tests.e2e.test_crows_map_attack import DESKTOP, api, campaign_id, ok, open_table
+from tests.e2e.test_crows_map_attack import (
+    DESKTOP,
+    api,
+    campaign_id,
+    ok,
+    open_map,
+)
 
 
 def test_roles_with_allies_then_the_players_own_choices(new_page):
@@ -46,12 +52,7 @@ def test_roles_with_allies_then_the_players_own_choices(new_page):
     ok(api(gm, "POST", base + "activate/", {"active": True}))
     api(gm, "POST", base + "travel/end/", {})  # a journey left over by another run
 
-    open_table(gm, cid)
-    open_table(pc, cid)
-    for page in (gm, pc):
-        page.wait_for_function(
-            f"() => window.VTTMap && VTTMap.state() && VTTMap.state().map.id === {hexmap}"
-        )
+    open_map((gm, pc), cid, hexmap)
     gm.locator("[data-travel-step=begin]").click()
     expect(pc.locator("[data-travel-state] .travel-day")).to_have_text("День 0")
 

@@ -11,7 +11,14 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import login, register_secret
-from tests.e2e.test_crows_map_attack import DESKTOP, api, campaign_id, ok, open_table
+from tests.e2e.test_crows_map_attack import (
+    DESKTOP,
+    api,
+    campaign_id,
+    ok,
+    open_map,
+    place_tokens,
+)
 
 
 def screen_point(page, col: int, row: int) -> tuple[float, float]:
@@ -65,31 +72,21 @@ def test_the_named_player_rolls_then_walks_and_taunts(new_page):
         201,
     )["map"]["id"]
     base = f"/api/campaigns/{cid}/maps/{battle}/"
-    tokens = {}
-    for name, col, character, hidden in (
-        ("Воительница", 1, mine, False),
-        ("Гоблин", 6, goblin, False),
-        (secret, 8, shade, True),
-    ):
-        tokens[name] = ok(
-            api(
-                gm,
-                "POST",
-                base + "tokens/",
-                {"name": name, "col": col, "row": 2, "character_id": character, "hidden": hidden},
-            ),
-            201,
-        )["id"]
+    tokens = place_tokens(
+        gm,
+        base,
+        (
+            ("Воительница", 1, mine, False),
+            ("Гоблин", 6, goblin, False),
+            (secret, 8, shade, True),
+        ),
+    )
     ok(api(gm, "POST", base + "features/", {"cells": [[2, 2], [3, 2]], "ground": "difficult"}))
     ok(api(gm, "POST", base + "activate/", {"active": True}))
     api(gm, "POST", base + "combat/end/", {})  # a combat left over by another run
 
-    open_table(gm, cid)
-    open_table(pc, cid)
+    open_map((gm, pc), cid, battle)
     for page in (gm, pc):
-        page.wait_for_function(
-            f"() => window.VTTMap && VTTMap.state() && VTTMap.state().map.id === {battle}"
-        )
         expect(page.locator("[data-combat-strip]")).to_be_visible()
     gm.locator("[data-combat-step=start]").click()
     expect(pc.locator("[data-combat-state] [data-combatant]")).to_have_count(2)
