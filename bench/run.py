@@ -531,7 +531,7 @@ def start_profiler(phase: Phase, args, work: Path, start_at: float) -> subproces
             "-d",
             str(int(args.duration)),
             "-r",
-            "200",
+            os.environ.get("BENCH_PROFILE_RATE", "50"),
             "-f",
             "raw",
             "-o",

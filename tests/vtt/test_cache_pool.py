@@ -42,3 +42,13 @@ def test_rate_limit_hits_from_fresh_threads_open_no_new_connections():
     _in_fresh_threads(lambda: bucket.hit("u1"), 60)
     # Other processes on this Redis may connect meanwhile; sixty new connections would show.
     assert _connections_received() - before < 20
+
+
+def test_commands_reuse_one_redis_client_per_pool():
+    """Building a redis.Redis costs milliseconds of CPU (its callback table): once per pool."""
+    client = caches["default"]._cache
+    first = _in_fresh_threads(lambda: client.get_client(write=True), 5)
+    assert len({id(c) for c in first}) == 1
+    caches["default"].set("reuse-probe", 7)
+    assert caches["default"].get("reuse-probe") == 7
+    assert client.get_client(write=True) is first[0]

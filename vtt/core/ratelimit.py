@@ -11,6 +11,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache, caches
@@ -69,7 +70,7 @@ class TokenBucket:
         now = time.time()
         if client is not None:
             try:
-                script = client.register_script(_LUA)
+                script = _script(client)
                 ok, wait = script(keys=[cache.make_key(key)], args=[now, self.interval, self.burst])
                 return bool(int(ok)), float(wait)
             except Exception as exc:
@@ -85,6 +86,17 @@ class TokenBucket:
                 return False, allow_at - now
             _local[key] = tat + self.interval
             return True, 0.0
+
+
+_scripts: dict[int, Any] = {}
+
+
+def _script(client: Any) -> Any:
+    """The bucket script bound to ``client`` (the cache reuses one client per pool)."""
+    script = _scripts.get(id(client))
+    if script is None or script.registered_client is not client:
+        script = _scripts[id(client)] = client.register_script(_LUA)
+    return script
 
 
 def _redis_client():

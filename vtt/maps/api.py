@@ -287,7 +287,7 @@ class Tokens(APIView):
 
 def _visible_token(membership, m, token_id: int) -> Token:
     """The token if the caller may see it; players get 404 for hidden or fogged ones."""
-    token = Token.objects.select_related("character").filter(map=m, pk=token_id).first()
+    token = selectors.token_row(m.pk, int(token_id))
     if token is None:
         raise Http404
     if not selectors.is_referee(membership) and not selectors.token_visible(

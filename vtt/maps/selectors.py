@@ -16,14 +16,17 @@ Everything a player's browser receives about a map (page, API, events) is built 
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from django.http import Http404
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext as _
 
 from systems.core.grid import footprint, pixel_size, size_categories
-from vtt.campaigns.models import Membership, Role
+from vtt.campaigns.models import Campaign, Membership, Role
+from vtt.characters.models import Character
+from vtt.core import fastsql
 from vtt.maps.fog import Fog
 from vtt.maps.models import DistanceUnit, Map, MapNote, Terrain, Token
 from vtt.table.models import EventCursor
@@ -42,15 +45,64 @@ def maps_for(membership: Membership):
 
 def map_for(membership: Membership, map_id: int | str, *, for_update: bool = False) -> Map:
     """The map if this member may see it (players: only the active one), else 404."""
-    qs = Map.objects.select_related("campaign").filter(campaign_id=membership.campaign_id)
-    if not is_referee(membership):
-        qs = qs.filter(active=True)
-    if for_update:
-        qs = qs.select_for_update(of=("self",))
     try:
-        return qs.get(pk=int(map_id))
-    except (Map.DoesNotExist, TypeError, ValueError):
-        raise Http404(_("Map not found.")) from None
+        map_id = int(map_id)
+    except (TypeError, ValueError):
+        map_id = 0
+    m = map_row(
+        map_id,
+        campaign_id=membership.campaign_id,
+        active_only=not is_referee(membership),
+        lock=for_update,
+    )
+    if m is None:
+        raise Http404(_("Map not found."))
+    return m
+
+
+def map_row(
+    map_id: int, *, campaign_id: int | None = None, active_only: bool = False, lock: bool = False
+) -> Map | None:
+    """A map with its campaign in one hand-written statement (vtt/core/fastsql.py): every
+    token move reads it twice, once to authorise and once under its row lock."""
+    if not 0 < map_id < 2**63:
+        return None
+    maps, campaigns = fastsql.loader(Map, "m"), fastsql.loader(Campaign, "c")
+    sql = (
+        f"SELECT {maps.columns}, {campaigns.columns} FROM {fastsql.table(Map)} m "  # noqa: S608
+        f"JOIN {fastsql.table(Campaign)} c ON c.id = m.campaign_id WHERE m.id = %s"
+    )
+    params: list[Any] = [map_id]
+    if campaign_id is not None:
+        sql += " AND m.campaign_id = %s"
+        params.append(campaign_id)
+    if active_only:
+        sql += " AND m.active = %s"
+        params.append(True)
+    row = fastsql.fetch_one(sql + (fastsql.for_update(of="m") if lock else ""), params)
+    if row is None:
+        return None
+    m: Map = maps.load(row)
+    m._state.fields_cache["campaign"] = campaigns.load(row, maps.width)
+    return m
+
+
+def token_row(map_id: int, token_id: int, *, lock: bool = False) -> Token | None:
+    """A token of the map with its character (if any), as ``select_related("character")``."""
+    if not 0 < token_id < 2**63:
+        return None
+    tokens, characters = fastsql.loader(Token, "t"), fastsql.loader(Character, "ch")
+    row = fastsql.fetch_one(
+        f"SELECT {tokens.columns}, {characters.columns} FROM {fastsql.table(Token)} t "  # noqa: S608
+        f"LEFT JOIN {fastsql.table(Character)} ch ON ch.id = t.character_id "
+        "WHERE t.id = %s AND t.map_id = %s" + (fastsql.for_update(of="t") if lock else ""),
+        [token_id, map_id],
+    )
+    if row is None:
+        return None
+    token: Token = tokens.load(row)
+    token._state.fields_cache["character"] = fastsql.load_optional(characters, row, tokens.width)
+    return token
 
 
 def active_map(campaign_id: int) -> Map | None:
@@ -87,13 +139,27 @@ def parse_key(key: str) -> tuple[int, int]:
 
 
 class Urls:
-    """URL templates built once per map (reverse() for 500 tokens adds up)."""
+    """URL templates built once per map (reverse() for 500 tokens adds up), from patterns
+    reversed once per process and URL prefix (every token move builds one)."""
 
     def __init__(self, m: Map) -> None:
-        self.token_image = reverse(
-            "map_token_image", args=[m.campaign_id, m.pk, 999999999]
-        ).replace("999999999", "{id}")
-        self.background = reverse("map_background", args=[m.campaign_id, m.pk])
+        token_image, background = _url_patterns(get_script_prefix())
+        self.token_image = token_image.format(campaign=m.campaign_id, map=m.pk, id="{id}")
+        self.background = background.format(campaign=m.campaign_id, map=m.pk)
+
+
+@cache
+def _url_patterns(prefix: str) -> tuple[str, str]:
+    def pattern(name: str, args: list[int]) -> str:
+        url = reverse(name, args=args).replace("{", "{{").replace("}", "}}")
+        for placeholder, arg in zip(("{campaign}", "{map}", "{id}"), args, strict=False):
+            url = url.replace(str(arg), placeholder, 1)
+        return url
+
+    return (
+        pattern("map_token_image", [777777771, 777777772, 777777773]),
+        pattern("map_background", [777777771, 777777772]),
+    )
 
 
 def token_data(token: Token, m: Map, *, referee: bool, urls: Urls | None = None) -> dict[str, Any]:

@@ -33,9 +33,10 @@ from systems.core.hexgrid import SQRT3, offsets_in_range
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Role
 from vtt.characters.models import Character
+from vtt.core import fastsql
 from vtt.core.errors import Conflict, Invalid, ServiceError
 from vtt.core.ratelimit import TokenBucket
-from vtt.maps import images
+from vtt.maps import images, selectors
 from vtt.maps.fog import Fog, to_runs
 from vtt.maps.models import (
     MAX_SIDE,
@@ -102,7 +103,10 @@ def _publish(
 
 def _lock(m: Map) -> Map:
     """Re-read the map under a row lock: every map write is serialised on it (fog, tokens)."""
-    return Map.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=m.pk)
+    locked = selectors.map_row(m.pk, lock=True)
+    if locked is None:
+        raise Map.DoesNotExist
+    return locked
 
 
 # --- validation -----------------------------------------------------------------------------------
@@ -572,13 +576,7 @@ def _publish_token(m: Map, actor: User | None, token: Token, *, was_visible: boo
 
 
 def _locked_token(m: Map, token_id: int) -> Token:
-    token = (
-        # of=("self",): PostgreSQL refuses FOR UPDATE on the nullable side of the join.
-        Token.objects.select_for_update(of=("self",))
-        .select_related("character")
-        .filter(map=m, pk=token_id)
-        .first()
-    )
+    token = selectors.token_row(m.pk, token_id, lock=True)
     if token is None:
         raise Invalid(_("No such token on this map."), code="no_token")
     return token
@@ -660,7 +658,10 @@ def token_move(
         )
     token.col, token.row = target
     token.moved += distance
-    token.save(update_fields=["col", "row", "moved"])
+    fastsql.execute(
+        f"UPDATE {fastsql.table(Token)} SET col = %s, row = %s, moved = %s WHERE id = %s",  # noqa: S608
+        [token.col, token.row, token.moved, token.pk],
+    )
     _publish_token(m, actor, token, was_visible=was_visible, moved_by=distance, start=list(start))
     return token, distance
 

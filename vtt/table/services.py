@@ -21,6 +21,7 @@ from systems.core.dice import RandomDice
 from systems.core.notation import NotationError, roll_notation
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
+from vtt.core import fastsql
 from vtt.core.errors import Conflict, Invalid
 from vtt.table.events import canonical, chain_hash, group_name, hash_body, wire
 from vtt.table.models import EventCursor, InitiativeEntry, InitiativeState, Roll, TableEvent
@@ -97,12 +98,11 @@ def publish_many(
             event.hash = chain_hash(last_hash, hash_body(event))
             last_seq, last_hash = event.seq, event.hash
             rows.append(event)
-        if len(rows) == 1:
-            rows[0].save(force_insert=True)
-        else:
-            TableEvent.objects.bulk_create(rows)
-        EventCursor.objects.filter(campaign_id=campaign_id).update(
-            last_seq=last_seq, last_hash=last_hash
+        fastsql.insert(rows)
+        fastsql.execute(
+            f"UPDATE {fastsql.table(EventCursor)} SET last_seq = %s, last_hash = %s "  # noqa: S608
+            "WHERE campaign_id = %s",
+            [last_seq, last_hash, campaign_id],
         )
         name = actor.display_name if actor else None
         messages = [group_message(event, name) for event in rows]
@@ -113,11 +113,14 @@ def publish_many(
 def _lock_cursor(campaign_id: int) -> tuple[int, str]:
     """Lock the campaign's cursor row and return its last sequence number and hash (the row is
     created on the campaign's first event; a concurrent creator makes get_or_create re-read)."""
-    locked = EventCursor.objects.select_for_update().filter(campaign_id=campaign_id)
-    head = locked.values_list("last_seq", "last_hash").first()
+    sql = (
+        f"SELECT last_seq, last_hash FROM {fastsql.table(EventCursor)} WHERE campaign_id = %s"  # noqa: S608
+        + fastsql.for_update()
+    )
+    head = fastsql.fetch_one(sql, [campaign_id])
     if head is None:
         EventCursor.objects.get_or_create(campaign_id=campaign_id)
-        head = locked.values_list("last_seq", "last_hash").get()
+        head = fastsql.fetch_one(sql, [campaign_id])
     return head
 
 
@@ -176,12 +179,13 @@ def _check_visibility(campaign: Campaign, visibility: str, target_id: int | None
 def roll_for_key(*, campaign: Campaign, actor: User, idempotency_key: str | None) -> Roll | None:
     if not idempotency_key:
         return None
-    # No default ordering: Roll's is by campaign, and one key names at most one roll.
-    return (
-        Roll.objects.filter(campaign=campaign, actor=actor, idempotency_key=idempotency_key)
-        .order_by()
-        .first()
+    rolls = fastsql.loader(Roll, "r")
+    row = fastsql.fetch_one(
+        f"SELECT {rolls.columns} FROM {fastsql.table(Roll)} r "  # noqa: S608
+        "WHERE r.campaign_id = %s AND r.actor_id = %s AND r.idempotency_key = %s",
+        [campaign.pk, actor.pk, idempotency_key],
     )
+    return None if row is None else rolls.load(row)
 
 
 def roll_create(
@@ -216,7 +220,7 @@ def roll_create(
         raise Invalid(message, code=f"notation_{exc.code}", fields={"notation": [message]}) from exc
     try:
         with transaction.atomic():
-            roll = Roll.objects.create(
+            roll = Roll(
                 campaign=campaign,
                 actor=actor,
                 notation=result.notation,
@@ -227,6 +231,7 @@ def roll_create(
                 target=target,
                 idempotency_key=idempotency_key,
             )
+            fastsql.insert([roll])
             payload = roll_payload(roll, actor)
             if visibility in HIDDEN:
                 roll.salt = secrets.token_hex(16)
