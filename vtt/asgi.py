@@ -4,7 +4,7 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "vtt.settings")
 
-from vtt.core.asgi_http import get_http_application
+from vtt.core.asgi_http import get_http_application, warm_up
 
 django_asgi_app = get_http_application()
 
@@ -15,6 +15,8 @@ from django.conf import settings  # noqa: E402
 
 from vtt.core.outage import SocketOutageGuard  # noqa: E402
 from vtt.routing import websocket_urlpatterns  # noqa: E402
+
+warm_up()
 
 if settings.EMBEDDED_WORKER:
     from vtt.core.worker import start_embedded_worker

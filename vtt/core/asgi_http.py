@@ -70,3 +70,15 @@ def get_http_application() -> OneHopASGIHandler:
 
     django.setup(set_prefix=False)
     return OneHopASGIHandler()
+
+
+def warm_up() -> None:
+    """Import every view before the first request instead of during it.
+
+    Django imports the URLconf, and with it every view, API and serializer module, on the
+    first request a process serves; with no bytecode cache (read-only images,
+    PYTHONDONTWRITEBYTECODE) that compiles them too. The first requests after a (re)start
+    then wait seconds, exactly when every browser reconnects at once."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 (the property imports the URLconf)

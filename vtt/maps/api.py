@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -26,7 +27,7 @@ from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
 from vtt.maps import battle, combat, selectors, services, travel, uploads
 from vtt.maps.fog import Fog
-from vtt.maps.models import DistanceUnit, GridKind, HexOrientation, Light, Metric, Token
+from vtt.maps.models import DistanceUnit, GridKind, HexOrientation, Light, Map, Metric, Token
 from vtt.permissions import Action, authorize
 
 ATTACK_BUCKET = TokenBucket("move", burst=10, per_second=2)  # shared with sheet moves
@@ -340,21 +341,27 @@ class TokenMove(APIView):
         spends the Move maneuver's squares (`path`: the squares entered; difficult ground,
         water and enemies' spaces cost one more); a player's token moves only on its turn."""
         membership = authorize(request.user, pk, Action.PLAY)
-        m = selectors.map_for(membership, map_id)
-        _visible_token(membership, m, token_id)
         data = _given(MapTokenMoveRequest, request)
         if "col" not in data or "row" not in data:
             raise Invalid("col and row are required.", fields={"col": ["required"]})
         services.MOVE_BUCKET.hit(str(request.user.pk))
-        token, distance = services.token_move(
-            map=m,
-            actor=request.user,
-            role=membership.role,
-            token_id=token_id,
-            col=data["col"],
-            row=data["row"],
-            path=data.get("path"),
-        )
+        try:
+            m, token, distance = services.token_move_on(
+                campaign_id=membership.campaign_id,
+                map_id=map_id,
+                actor=request.user,
+                role=membership.role,
+                token_id=token_id,
+                col=data["col"],
+                row=data["row"],
+                path=data.get("path"),
+            )
+        except Map.DoesNotExist:
+            raise Http404(_("Map not found.")) from None
+        except Invalid as exc:
+            if exc.code == "no_token":  # hidden, fogged or absent: it does not exist (404)
+                raise Http404(exc.message) from None
+            raise
         return Response(
             {
                 "token": selectors.token_data(token, m, referee=selectors.is_referee(membership)),

@@ -229,6 +229,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self._deliver(message)
 
+    async def table_events(self, message: dict[str, Any]) -> None:
+        """Consecutive events of one append (services.together), in order."""
+        for event in message["events"]:
+            await self.table_event(event)
+
     async def _deliver(self, message: dict[str, Any]) -> None:
         seq = message["seq"]
         if seq <= self.cursor:

@@ -106,7 +106,7 @@ def publish_many(
         )
         name = actor.display_name if actor else None
         messages = [group_message(event, name) for event in rows]
-        transaction.on_commit(lambda: [push(campaign_id, m) for m in messages])
+        transaction.on_commit(lambda: push(campaign_id, together(messages)))
     return rows
 
 
@@ -136,13 +136,22 @@ def group_message(event: TableEvent, actor_name: str | None) -> dict[str, Any]:
     }
 
 
+def together(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The events of one append as one channel-layer message: a token move's referee and
+    players' copies cost one fan-out to the table's sockets, not two."""
+    if len(messages) == 1:
+        return messages[0]
+    return {"type": "table.events", "events": messages}
+
+
 def push(campaign_id: int, message: dict[str, Any]) -> None:
     """Best effort: if the channel layer is down the event is still in the log, and browsers
     get it from the replay on reconnect or on the next gap."""
     try:
         async_to_sync(get_channel_layer().group_send)(group_name(campaign_id), message)
     except Exception:
-        log.exception("push of event %s to campaign %s failed", message.get("seq"), campaign_id)
+        seq = message.get("seq") or [m["seq"] for m in message.get("events", [])]
+        log.exception("push of event %s to campaign %s failed", seq, campaign_id)
 
 
 def broadcast(campaign_id: int, message: dict[str, Any]) -> None:

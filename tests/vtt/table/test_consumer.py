@@ -273,6 +273,37 @@ async def test_events_a_player_may_not_see_leave_no_gap_in_prev(table):
     await pc.disconnect()
 
 
+async def test_one_append_of_several_events_arrives_in_order_once(table):
+    """A token move appends its referee copy and players' copy together and pushes them as
+    one channel-layer message: the referee gets both in order, a player only the second."""
+    gm = await connect(table.referee, table.campaign.pk)
+    pc = await connect(table.player, table.campaign.pk)
+    await hello(gm)
+    start = (await hello(pc))["cursor"]
+    await sync_to_async(services.publish_many)(
+        campaign=table.campaign,
+        events=[
+            services.Draft("map.token", {"who": "referee"}, V.BLIND),
+            services.Draft("map.token", {"who": "players"}, V.EVERYONE),
+        ],
+        actor=table.referee,
+    )
+    first, second = await next_of(gm, "event"), await next_of(gm, "event")
+    assert [first["event"]["payload"]["who"], second["event"]["payload"]["who"]] == [
+        "referee",
+        "players",
+    ]
+    assert second["event"]["seq"] == first["event"]["seq"] + 1
+    frame = await next_of(pc, "event")
+    assert frame["event"]["payload"]["who"] == "players"
+    assert frame["prev"] == start
+    later, _ = await roll(table, table.player)
+    frame = await next_of(pc, "event")  # nothing else came in between
+    assert frame["event"]["payload"]["roll_id"] == later.pk
+    await gm.disconnect()
+    await pc.disconnect()
+
+
 @pytest.mark.parametrize(
     ("language", "expected"), [("ru", "Сначала отправьте hello."), ("en", "Send hello first.")]
 )
