@@ -51,18 +51,39 @@ class HTTPError(Exception):
 
 
 class RawPool:
-    """Keep-alive HTTP/1.1 connections to one loopback server, one request at a time each."""
+    """Keep-alive HTTP/1.1 connections to one loopback server, one request at a time each.
+
+    Like a browser (and httpx, whose default is 5 s) it forgets a connection that sat idle
+    for ``KEEPALIVE_EXPIRY`` or that the server already closed: daphne (Twisted) closes a
+    connection idle for 60 s, and a request written into one that is closing gets no answer
+    at all. Reusing such stale connections was the source of the IncompleteReadError
+    failures of earlier ``bench-full`` runs, where some of 256 pooled connections sat unused
+    for minutes."""
+
+    KEEPALIVE_EXPIRY = 5.0
 
     def __init__(self, base: str, max_connections: int = MAX_CONNECTIONS) -> None:
         parts = urlsplit(base)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = []
         self.gate = asyncio.Semaphore(max_connections)
+        self.expired = 0
+
+    def _reusable(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        now = time.monotonic()
+        while self.idle:
+            reader, writer, since = self.idle.pop()
+            if now - since < self.KEEPALIVE_EXPIRY and not reader.at_eof():
+                return reader, writer
+            self.expired += 1
+            writer.close()
+        return None
 
     async def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
         async with self.gate:
-            if self.idle:
-                reader, writer = self.idle.pop()
+            pooled = self._reusable()
+            if pooled is not None:
+                reader, writer = pooled
             else:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
             try:
@@ -79,13 +100,13 @@ class RawPool:
                 writer.close()
                 raise
             if keep:
-                self.idle.append((reader, writer))
+                self.idle.append((reader, writer, time.monotonic()))
             else:
                 writer.close()
             return status, text
 
     def close(self) -> None:
-        for _reader, writer in self.idle:
+        for _reader, writer, _since in self.idle:
             writer.close()
         self.idle.clear()
 
