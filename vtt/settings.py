@@ -203,6 +203,10 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
 SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=20)
+# Requests one web process works on at once (the rest wait on the event loop), and how long one
+# may wait before it is answered 503 "busy" (vtt/core/asgi_http.py). 0 turns the bound off.
+HTTP_MAX_IN_FLIGHT = env.int("HTTP_MAX_IN_FLIGHT", default=env.int("DB_POOL_MAX", default=20))
+HTTP_QUEUE_SECONDS = env.float("HTTP_QUEUE_SECONDS", default=3.0)
 # The shortest dungeon turn the API accepts (tests and demos use seconds; tables use minutes).
 CLOCK_MIN_SECONDS = env.int("CLOCK_MIN_SECONDS", default=60)
 CELERY_BEAT_SCHEDULE = {

@@ -13,13 +13,22 @@ are closed after they are sent, as Django does.
 
 What it gives up: Django's check for a client disconnect while a view runs, which only
 cancels *async* views; this project has none on this path.
+
+It also bounds the work in progress (``HTTP_MAX_IN_FLIGHT`` requests per process, by default
+the database pool's size). Past that, requests wait their turn on the event loop, where waiting
+costs nothing, instead of each holding a thread that queues for the GIL and a database
+connection; one that waited ``HTTP_QUEUE_SECONDS`` is answered 503 "busy" with Retry-After at
+once. Without the bound an overloaded process spent its CPU on requests whose clients had
+already given up, and served a fraction of its capacity (docs/performance.md).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -27,11 +36,24 @@ from django.core.handlers.base import BaseHandler
 from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
+UNGATED = ("/healthz", "/static/")  # the load balancer's probe must not queue behind rolls
+
 
 class OneHopASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
+        self.max_in_flight = settings.HTTP_MAX_IN_FLIGHT
+        self.queue_seconds = settings.HTTP_QUEUE_SECONDS
+        self._gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+        self.refused = 0
+
+    def _gate(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        gate = self._gates.get(loop)
+        if gate is None:
+            gate = self._gates[loop] = asyncio.Semaphore(self.max_in_flight)
+        return gate
 
     async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:
@@ -39,6 +61,33 @@ class OneHopASGIHandler(ASGIHandler):
         except RequestAborted:
             return
         set_script_prefix(get_script_prefix(scope))
+        if scope["path"].startswith(UNGATED) or self.max_in_flight <= 0:
+            await self._serve(scope, body_file, send)
+            return
+        gate = self._gate()
+        try:
+            await asyncio.wait_for(gate.acquire(), self.queue_seconds)
+        except TimeoutError:
+            self.refused += 1
+            await self._busy(scope, body_file, send)
+            return
+        try:
+            await self._serve(scope, body_file, send)
+        finally:
+            gate.release()
+
+    async def _busy(self, scope: dict[str, Any], body_file: Any, send: Any) -> None:
+        from vtt.core.outage import busy_response
+
+        try:
+            request, response = self.create_request(scope, body_file)
+            if request is not None:
+                response = busy_response(request)
+            await self.send_response(response, send)
+        finally:
+            body_file.close()
+
+    async def _serve(self, scope: dict[str, Any], body_file: Any, send: Any) -> None:
         try:
             response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             try:
