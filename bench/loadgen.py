@@ -50,6 +50,15 @@ class HTTPError(Exception):
     pass
 
 
+def _error_code(text: str) -> str | None:
+    """The API's machine-readable ``code`` of a refusal (``busy``, ``rate_limited``, ...)."""
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return None
+    return body.get("code") if isinstance(body, dict) else None
+
+
 class RawPool:
     """Keep-alive HTTP/1.1 connections to one loopback server, one request at a time each.
 
@@ -298,6 +307,8 @@ async def run(
                 status, text = await pool.post(path, body, {"Authorization": f"Token {token}"})
             record["status"] = status
             record["error"] = "" if 200 <= status < 300 else text[:200]
+            if not 200 <= status < 300:
+                record["code"] = _error_code(text)
         except Exception as exc:  # timeouts, resets, bad responses: all count as errors
             record["error"] = f"{type(exc).__name__}: {exc}"[:200]
         record["t_done"] = time.time()

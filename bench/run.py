@@ -693,8 +693,20 @@ def machine() -> str:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     return (
         f"machine  cpus={os.cpu_count()} ({model}) mem={mem:.0f}GiB "
-        f"python={platform.python_version()} loadavg={load}"
+        f"python={platform.python_version()} loadavg={load} pyspeed_us={python_speed():.2f}"
     )
+
+
+def python_speed() -> float:
+    """Microseconds for a fixed slice of plain Python (dicts, strings, a comprehension): the
+    same figure on two machines means the same CPU per request, so runs on different VMs can
+    be compared (the 2-core VMs this was developed on differed by 2.5x: docs/performance.md)."""
+    import timeit
+
+    runs = timeit.repeat(
+        "d = {}; [d.setdefault(i, str(i)) for i in range(20)]", number=20000, repeat=5
+    )
+    return min(runs) / 20000 * 1e6
 
 
 def main(argv: list[str] | None = None) -> int:

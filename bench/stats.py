@@ -35,6 +35,7 @@ class KindStats:
     sent: int = 0
     ok: int = 0
     rate_limited: int = 0
+    busy: int = 0  # 503 "busy": waited past HTTP_QUEUE_SECONDS for a turn (overload)
     expected: int = 0
     delivered: int = 0
     missing: int = 0
@@ -49,6 +50,7 @@ class KindStats:
     def line(self, tag: str) -> str:
         return (
             f"{tag}kind={self.kind:<5} sent={self.sent} ok={self.ok} 429s={self.rate_limited} "
+            f"busy503s={self.busy} "
             f"delivered={self.delivered}/{self.expected} latency_ms p50={self.p50:.2f} "
             f"p95={self.p95:.2f} p99={self.p99:.2f} max={self.max:.2f} "
             f"http_ms p50={self.http_p50:.2f} p99={self.http_p99:.2f}"
@@ -228,6 +230,8 @@ def summarise(
             s.http_errors += 1
             if stats is not None and r["status"] == 429:
                 stats.rate_limited += 1
+            if stats is not None and r["status"] == 503 and r.get("code") == "busy":
+                stats.busy += 1
             if len(s.http_error_samples) < 5:
                 label = r["label"] or f"character {r.get('char')}"
                 s.http_error_samples.append(f"{kind} {label}: {r['status']} {r['error']}"[:200])
