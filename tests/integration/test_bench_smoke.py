@@ -82,7 +82,8 @@ def test_quick_mixed_bench_delivers_every_kind_and_every_turn_end():
         # 10 requests a table in turn: roll, move, token, roll, ... → 4 rolls, 3 and 3
         for kind, sent in (("roll", 20), ("move", 15), ("token", 15)):
             line = next(x for x in lines if x.startswith(phase) and f"kind={kind} " in x)
-            assert f"sent={sent} ok={sent} 429s=0 busy503s=0 delivered={sent * 3}/{sent * 3} " in line, report
+            expected = f"sent={sent} ok={sent} 429s=0 busy503s=0 delivered={sent * 3}/{sent * 3} "
+            assert expected in line, report
     clock = next(line for line in lines if line.startswith("vtt") and " clock " in line)
     due = int(re.search(r"turns_due=(\d+)", clock)[1])
     assert due >= 5 and "tables=5 " in clock and " missing=0 twice=0 " in clock, report
