@@ -439,7 +439,10 @@ def test_stop_postgres(stack):
             # from the database meanwhile stay open)
             assert await wait_for(lambda: 4503 in clients[0].close_codes, 15)
             assert await wait_for(lambda: len(clients[0].errors) > errors_before + 1, 30)
-            assert clients[0].close_codes.count(4503) >= 2, clients[0].close_codes
+            # the error frame comes just before its close: wait for the close too
+            assert await wait_for(lambda: clients[0].close_codes.count(4503) >= 2, 15), clients[
+                0
+            ].close_codes
             assert all(c.ready.is_set() for c in clients[1:])
             await asyncio.sleep(max(0.0, down + outage - time.monotonic()))
             await _thread(stack.pg.start)
