@@ -612,24 +612,17 @@ def can_move(token: Token, *, user_id: int, role: str) -> bool:
 
 
 @transaction.atomic
-def token_move(
-    *,
-    map: Map,
-    actor: User,
-    role: str,
-    token_id: int,
-    col: Any,
-    row: Any,
-    path: Any = None,
-) -> tuple[Token, int]:
+def token_move(*, map: Map, **move: Any) -> tuple[Token, int]:
     """Move a token to a cell; the distance by the map's rule is added to its movement this
-    round. Returns ``(token, distance)``. During a Crows combat the move walks the creature's
-    Move maneuver (``vtt.maps.battle.walk_token``; ``path`` lists the squares entered).
+    round. Returns ``(token, distance)``. ``move``: ``actor``, ``role``, ``token_id``, ``col``,
+    ``row`` and ``path``, as for ``token_move_on`` (which the API uses: it also applies the
+    players' active-map rule). During a Crows combat the move walks the creature's Move
+    maneuver (``vtt.maps.battle.walk_token``; ``path`` lists the squares entered).
 
     Players may move only their own characters' tokens, which they can see, and only onto
     revealed cells; anything else on the map does not exist for them (404-like ``no_token``).
     """
-    return _move_locked(_lock(map), actor, role, token_id, col, row, path)
+    return _move_locked(_lock(map), **move)
 
 
 @transaction.atomic
@@ -653,12 +646,14 @@ def token_move_on(
     )
     if m is None:
         raise Map.DoesNotExist
-    token, distance = _move_locked(m, actor, role, token_id, col, row, path)
+    token, distance = _move_locked(
+        m, actor=actor, role=role, token_id=token_id, col=col, row=row, path=path
+    )
     return m, token, distance
 
 
 def _move_locked(
-    m: Map, actor: User, role: str, token_id: int, col: Any, row: Any, path: Any
+    m: Map, *, actor: User, role: str, token_id: int, col: Any, row: Any, path: Any = None
 ) -> tuple[Token, int]:
     token = _locked_token(m, token_id)
     fog = Fog.for_map(m)
