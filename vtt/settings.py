@@ -160,12 +160,14 @@ REDIS_URL = _secret("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels-redis' core layer with batched receive and a two-trip group_send: the
-            # stock one needs four Redis round trips per message each way and falls behind at
-            # 100 rolls a second (docs/performance.md). CHANNEL_LAYER_BACKEND picks another,
-            # e.g. channels_redis.core.RedisChannelLayer.
+            # One Redis PUBLISH per group message, fanned out to each process's sockets in
+            # memory, and a lost subscription closes the sockets it fed (they replay): a
+            # quarter less CPU per roll than a Redis queue per socket (docs/performance.md).
+            # CHANNEL_LAYER_BACKEND picks another, e.g. vtt.table.layers.RedisChannelLayer
+            # (channels-redis' core layer with batched receive) or the stock
+            # channels_redis.core.RedisChannelLayer.
             "BACKEND": env.str(
-                "CHANNEL_LAYER_BACKEND", default="vtt.table.layers.RedisChannelLayer"
+                "CHANNEL_LAYER_BACKEND", default="vtt.table.pubsub.PubSubChannelLayer"
             ),
             "CONFIG": {
                 # redis-py 8 closes idle sockets after 5 s unless the timeout is lifted
