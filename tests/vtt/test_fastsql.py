@@ -59,6 +59,31 @@ def test_insert_sets_primary_keys_and_auto_now_like_save(table):
         assert stored.created_at is not None and stored.result == {"dice": [3]}
 
 
+def test_insert_with_also_runs_the_update_in_the_same_call(table, django_assert_num_queries):
+    from django.db import connection
+
+    head = EventCursor.objects.get_or_create(campaign=table.campaign)[0]
+    before = head.last_seq
+    roll = Roll(
+        campaign=table.campaign,
+        actor=table.player,
+        notation="1d6",
+        result={"dice": [5]},
+        total=5,
+        visibility="everyone",
+    )
+    update = (
+        f"UPDATE {fastsql.table(EventCursor)} SET last_seq = %s WHERE campaign_id = %s",
+        [before + 7, table.campaign.pk],
+    )
+    # one statement on PostgreSQL (a data-modifying WITH), two where that is not supported
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2):
+        fastsql.insert([roll], also=update)
+    assert Roll.objects.get(pk=roll.pk).total == 5
+    head.refresh_from_db()
+    assert head.last_seq == before + 7
+
+
 def test_token_auth_accepts_a_valid_token_only(table):
     token = Token.objects.create(user=table.player)
     client = APIClient()

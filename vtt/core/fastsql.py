@@ -107,9 +107,13 @@ def _insert_sql(model: type[models.Model]) -> tuple[str, tuple[models.Field, ...
     return sql, fields, returning is not None
 
 
-def insert(objs: Sequence[M]) -> None:
+def insert(objs: Sequence[M], *, also: tuple[str, Sequence[Any]] | None = None) -> None:
     """INSERT the new instances in one statement, as ``save(force_insert=True)`` would (each
-    field's ``pre_save``, so auto_now and defaults apply), and set their primary keys."""
+    field's ``pre_save``, so auto_now and defaults apply), and set their primary keys.
+
+    ``also`` is an UPDATE or DELETE (sql, params) to run in the same round trip: on PostgreSQL
+    as a data-modifying ``WITH`` of the INSERT (the log append updates its cursor so), elsewhere
+    (SQLite has no UPDATE in ``WITH``) as a second statement after it."""
     if not objs:
         return
     model = type(objs[0])
@@ -118,6 +122,10 @@ def insert(objs: Sequence[M]) -> None:
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = template.replace("({values})", ", ".join([row] * len(objs)))
     params: list[Any] = []
+    together = also is not None and connection.vendor == "postgresql"
+    if together:
+        sql = f"WITH also_ AS ({also[0]}) {sql}"
+        params.extend(also[1])
     for obj in objs:
         for field in fields:
             value = field.pre_save(obj, add=True)
@@ -127,6 +135,8 @@ def insert(objs: Sequence[M]) -> None:
         if returns_pk:  # PostgreSQL returns the rows in VALUES order (bulk_create relies on it)
             for obj, (pk,) in zip(objs, cursor.fetchall(), strict=True):
                 obj.pk = pk
+        if also is not None and not together:
+            cursor.execute(*also)
     for obj in objs:
         obj._state.adding = False
         obj._state.db = DB
