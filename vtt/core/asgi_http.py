@@ -130,4 +130,8 @@ def warm_up() -> None:
     then wait seconds, exactly when every browser reconnects at once."""
     from django.urls import get_resolver
 
-    get_resolver().url_patterns  # noqa: B018 (the property imports the URLconf)
+    resolver = get_resolver()
+    resolver.url_patterns  # noqa: B018 (the property imports the URLconf)
+    # The first reverse() builds the whole URLconf's reverse index (a quarter of a second
+    # here), and every token move reverses: do it now, not inside a player's first drag.
+    resolver.reverse_dict  # noqa: B018
