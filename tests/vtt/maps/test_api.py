@@ -87,6 +87,31 @@ def test_move_by_role(scene, table, api_for):
     assert resp.status_code == 400
 
 
+def test_move_bodies_other_than_two_integers_read_as_the_serializer_reads_them(
+    scene, table, api_for
+):
+    """``{"col": int, "row": int}`` skips the serializer; every other body goes through it."""
+    own = mapurl(scene, f"tokens/{scene.pc_token.pk}/move/")
+    player = api_for(table.player)
+    assert player.post(own, {"col": 2, "row": 2}, format="json").status_code == 200
+    # what DRF's IntegerField takes: numeric strings, whole floats; unknown keys are ignored
+    resp = player.post(own, {"col": "3", "row": 2.0, "note": "x"}, format="json")
+    assert resp.status_code == 200 and resp.json()["token"]["col"] == 3
+    for body, field in (
+        ({"col": True, "row": 2}, "col"),  # a bool is no integer to DRF
+        ({"col": "три", "row": 2}, "col"),
+        ({"col": 2, "row": None}, "row"),
+        ({"col": 2.5, "row": 2}, "col"),
+    ):
+        resp = player.post(own, body, format="json")
+        assert resp.status_code == 400, body
+        assert field in resp.json(), (body, resp.json())  # DRF: {field: [message]}
+    resp = player.post(own, {"col": 2}, format="json")
+    assert resp.status_code == 400 and "col" in resp.json()["fields"]
+    resp = player.post(own, [2, 2], format="json")
+    assert resp.status_code == 400
+
+
 def test_token_detail_and_delete(scene, table, api_for):
     url = mapurl(scene, f"tokens/{scene.hidden_token.pk}/")
     assert api_for(table.referee).get(url).json()["hidden"] is True
