@@ -173,6 +173,7 @@ if REDIS_URL:
                 # redis-py 8 closes idle sockets after 5 s unless the timeout is lifted
                 # (DESIGN.md, pitfalls).
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # the queue-per-socket layers' limits (the pub/sub layer ignores them)
                 "capacity": 1500,
                 "expiry": 30,
                 "prefix": env.str("CHANNEL_PREFIX", default="vtt"),
