@@ -39,18 +39,20 @@ def test_membership_for_outsiders_and_impossible_ids_is_none(table):
     assert membership_for(table.player, "x") is None
 
 
+def _d6(table, face: int) -> Roll:
+    """An unsaved public 1d6 roll by the player."""
+    return Roll(
+        campaign=table.campaign,
+        actor=table.player,
+        notation="1d6",
+        result={"dice": [face]},
+        total=face,
+        visibility="everyone",
+    )
+
+
 def test_insert_sets_primary_keys_and_auto_now_like_save(table):
-    rolls = [
-        Roll(
-            campaign=table.campaign,
-            actor=table.player,
-            notation="1d6",
-            result={"dice": [3]},
-            total=3,
-            visibility="everyone",
-        )
-        for _ in range(3)
-    ]
+    rolls = [_d6(table, 3) for _ in range(3)]
     fastsql.insert(rolls)
     assert all(r.pk for r in rolls) and len({r.pk for r in rolls}) == 3
     for roll in rolls:
@@ -64,14 +66,7 @@ def test_insert_with_also_runs_the_update_in_the_same_call(table, django_assert_
 
     head = EventCursor.objects.get_or_create(campaign=table.campaign)[0]
     before = head.last_seq
-    roll = Roll(
-        campaign=table.campaign,
-        actor=table.player,
-        notation="1d6",
-        result={"dice": [5]},
-        total=5,
-        visibility="everyone",
-    )
+    roll = _d6(table, 5)
     update = (
         f"UPDATE {fastsql.table(EventCursor)} SET last_seq = %s WHERE campaign_id = %s",
         [before + 7, table.campaign.pk],
