@@ -114,3 +114,19 @@ def test_published_events_chain_through_the_raw_append(table):
     assert verify_chain(table.campaign.pk)["ok"]
     cursor = EventCursor.objects.get(campaign=table.campaign)
     assert (cursor.last_seq, cursor.last_hash) == (events[-1].seq, events[-1].hash)
+
+
+def test_character_row_matches_the_orm(table):
+    from vtt.characters.models import Character
+    from vtt.permissions import _character_row, authorize_character
+
+    sheet = Character.objects.create(
+        campaign=table.campaign, owner=table.player, name="Лира", ruleset="dungeon_world"
+    )
+    row = _character_row(sheet.pk)
+    orm = Character.objects.get(pk=sheet.pk)
+    assert _fields(row) == _fields(orm) and row.state == orm.state
+    assert _character_row(0) is None and _character_row(2**63) is None
+    assert _character_row(sheet.pk + 10_000) is None
+    character, membership = authorize_character(table.player, sheet.pk)
+    assert character.campaign is membership.campaign  # no second read of the campaign
