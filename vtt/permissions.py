@@ -118,7 +118,7 @@ def authorize_character(
         character_id = int(character_id)
     except (TypeError, ValueError):
         raise Http404(_("Character not found.")) from None
-    character = _character_row(character_id)
+    character = character_row(character_id)
     membership = membership_for(user, character.campaign_id) if character else None
     if membership is None or (character.hidden and membership.role != Role.REFEREE):
         raise Http404(_("Character not found."))
@@ -134,16 +134,18 @@ def authorize_character(
     return character, membership
 
 
-def _character_row(character_id: int):
+def character_row(character_id: int, *, lock: bool = False):
     """A sheet by id in one hand-written statement (vtt/core/fastsql.py): every sheet request
-    and every move asks it first."""
+    reads it first, and a move again under its row lock. Its campaign is not joined: callers
+    already hold it (the membership check read it) and put it in the relation cache."""
     from vtt.characters.models import Character
 
     if not 0 < character_id < 2**63:
         return None
     sheets = fastsql.loader(Character, "ch")
     row = fastsql.fetch_one(
-        f"SELECT {sheets.columns} FROM {fastsql.table(Character)} ch WHERE ch.id = %s",  # noqa: S608
+        f"SELECT {sheets.columns} FROM {fastsql.table(Character)} ch WHERE ch.id = %s"  # noqa: S608
+        + (fastsql.for_update() if lock else ""),
         [character_id],
     )
     return None if row is None else sheets.load(row)

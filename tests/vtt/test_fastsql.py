@@ -118,15 +118,19 @@ def test_published_events_chain_through_the_raw_append(table):
 
 def test_character_row_matches_the_orm(table):
     from vtt.characters.models import Character
-    from vtt.permissions import _character_row, authorize_character
+    from vtt.permissions import authorize_character, character_row
 
     sheet = Character.objects.create(
         campaign=table.campaign, owner=table.player, name="Лира", ruleset="dungeon_world"
     )
-    row = _character_row(sheet.pk)
+    row = character_row(sheet.pk)
     orm = Character.objects.get(pk=sheet.pk)
     assert _fields(row) == _fields(orm) and row.state == orm.state
-    assert _character_row(0) is None and _character_row(2**63) is None
-    assert _character_row(sheet.pk + 10_000) is None
+    assert character_row(0) is None and character_row(2**63) is None
+    assert character_row(sheet.pk + 10_000) is None
+    from django.db import transaction
+
+    with transaction.atomic():  # FOR UPDATE where the database has row locks
+        assert _fields(character_row(sheet.pk, lock=True)) == _fields(orm)
     character, membership = authorize_character(table.player, sheet.pk)
     assert character.campaign is membership.campaign  # no second read of the campaign

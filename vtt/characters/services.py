@@ -19,6 +19,7 @@ from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
 from vtt.characters.visibility import public_keys, public_state
 from vtt.core.errors import Conflict, Invalid, invalid_from_rules
+from vtt.permissions import character_row
 from vtt.table.models import Visibility as V
 from vtt.table.services import publish
 
@@ -524,7 +525,12 @@ def move_make(
     if target_id is not None and target_id == character.pk:
         # The sheet would be saved twice as two objects: both writes claim the same version.
         raise Invalid(_("A move cannot target the sheet that makes it."), code="self_target")
-    campaign = Campaign.objects.get(pk=character.campaign_id)
+    # The API's authorisation read the campaign moments ago (with the membership): reuse it.
+    campaign = (
+        character.campaign
+        if Character.campaign.is_cached(character)
+        else Campaign.objects.get(pk=character.campaign_id)
+    )
     table = _table(campaign.ruleset)
     # The table row (a benny pool) is locked before the sheet, as every benny path does.
     ts = (
@@ -532,13 +538,14 @@ def move_make(
         if table is not None
         else None
     )
-    # of=("self",): locking the campaign row too would deadlock against any event append
-    # (which holds the log cursor, then needs a key-share lock on the campaign for its FK).
-    character = (
-        Character.objects.select_for_update(of=("self",))
-        .select_related("campaign")
-        .get(pk=character.pk)
-    )
+    # Only the sheet's row: locking the campaign row too would deadlock against any event
+    # append (which holds the log cursor, then needs a key-share lock on the campaign for its
+    # FK).
+    locked = character_row(character.pk, lock=True)
+    if locked is None:
+        raise Character.DoesNotExist("the sheet was deleted")
+    locked._state.fields_cache["campaign"] = campaign
+    character = locked
     if spec.get("subject") == "npc" and character.kind != Kind.NPC:
         raise Invalid(_("This move is made on an NPC sheet."), code="npc_move")
     target = _lock_target(character.campaign, target_id)
