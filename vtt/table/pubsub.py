@@ -146,12 +146,8 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
     the sockets it fed; configured like the core layer (``capacity`` and ``expiry`` have no
     meaning here and are ignored)."""
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "forget":
-            return self._forget
-        return super().__getattr__(name)
-
-    async def _forget(self, channel: str) -> None:
+    async def forget(self, channel: str) -> None:
+        """Drop a channel that will not be read again (the health check's probe)."""
         await self._get_layer().forget(channel)
 
     def deserialize(self, message: Any) -> Any:
