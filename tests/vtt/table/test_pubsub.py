@@ -135,3 +135,19 @@ async def test_a_receiver_busy_when_the_subscription_was_lost_learns_it_next(pai
     assert (await receive(a, channel))["type"] == "before"
     with pytest.raises(RedisConnectionError):
         await receive(a, channel)
+
+
+async def test_the_health_check_leaves_no_channel_subscribed():
+    """``/healthz`` probes the layer with a fresh channel; a load balancer calls it every few
+    seconds for the life of the process."""
+    from channels.layers import get_channel_layer
+
+    from vtt.core.views import _check_channel_layer
+
+    layer = get_channel_layer()
+    assert isinstance(layer, PubSubChannelLayer)  # the default with REDIS_URL
+    for _ in range(3):
+        assert (await _check_channel_layer())["ok"]
+    loop_layer = layer._get_layer()
+    assert not [name for name in loop_layer.channels if "healthz." in name]
+    assert not [name for name in loop_layer._shards[0]._subscribed_to if "healthz." in name]
