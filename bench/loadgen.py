@@ -74,14 +74,18 @@ class RawPool:
     def __init__(self, base: str, max_connections: int = MAX_CONNECTIONS) -> None:
         parts = urlsplit(base)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = []
+        # Idle connections per user (their Authorization header): each browser keeps its own.
+        # One shared pool handed nearly every request to the same few connections, so the
+        # kernel's SO_REUSEPORT spread put most of the load on one web process.
+        self.idle: dict[str, list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]]] = {}
         self.gate = asyncio.Semaphore(max_connections)
         self.expired = 0
 
-    def _reusable(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+    def _reusable(self, user: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
         now = time.monotonic()
-        while self.idle:
-            reader, writer, since = self.idle.pop()
+        idle = self.idle.get(user, [])
+        while idle:
+            reader, writer, since = idle.pop()
             if now - since < self.KEEPALIVE_EXPIRY and not reader.at_eof():
                 return reader, writer
             self.expired += 1
@@ -89,8 +93,9 @@ class RawPool:
         return None
 
     async def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
+        user = headers.get("Authorization", "")
         async with self.gate:
-            pooled = self._reusable()
+            pooled = self._reusable(user)
             if pooled is not None:
                 reader, writer = pooled
             else:
@@ -109,14 +114,15 @@ class RawPool:
                 writer.close()
                 raise
             if keep:
-                self.idle.append((reader, writer, time.monotonic()))
+                self.idle.setdefault(user, []).append((reader, writer, time.monotonic()))
             else:
                 writer.close()
             return status, text
 
     def close(self) -> None:
-        for _reader, writer, _since in self.idle:
-            writer.close()
+        for idle in self.idle.values():
+            for _reader, writer, _since in idle:
+                writer.close()
         self.idle.clear()
 
 

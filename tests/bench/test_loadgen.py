@@ -1,4 +1,5 @@
-"""The load generator's keep-alive pool never sends into a connection the server closed."""
+"""The load generator's keep-alive pool: never into a connection the server closed, and each
+user on connections of their own, as browsers are."""
 
 from __future__ import annotations
 
@@ -57,5 +58,16 @@ async def test_an_idle_connection_expires_and_a_fresh_one_keeps_alive():
     await asyncio.sleep(0.2)
     assert await pool.post("/x", b"{}", {}) == (201, "ok")
     assert len(connections) == 2 and pool.expired == 1
+    pool.close()
+    server.close()
+
+
+async def test_each_user_keeps_connections_of_their_own():
+    server, base, connections = await _server(close_after_answer=False)
+    pool = RawPool(base)
+    for _ in range(3):
+        for user in ("Token a", "Token b", "Token c"):
+            assert await pool.post("/x", b"{}", {"Authorization": user}) == (201, "ok")
+    assert len(connections) == 3  # one per user, each kept alive for its next request
     pool.close()
     server.close()
