@@ -112,6 +112,7 @@ def authorize_character(
 ):
     """A sheet and the caller's membership. Sheets of other campaigns and hidden NPCs (for
     anyone but the referee) do not exist (404); editing others' sheets is 403."""
+    from vtt.characters.selectors import character_row
     from vtt.characters.visibility import can_edit
 
     try:
@@ -132,20 +133,3 @@ def authorize_character(
                 _("The campaign is archived: restore it first."), code="campaign_archived"
             )
     return character, membership
-
-
-def character_row(character_id: int, *, lock: bool = False):
-    """A sheet by id in one hand-written statement (vtt/core/fastsql.py): every sheet request
-    reads it first, and a move again under its row lock. Its campaign is not joined: callers
-    already hold it (the membership check read it) and put it in the relation cache."""
-    from vtt.characters.models import Character
-
-    if not 0 < character_id < 2**63:
-        return None
-    sheets = fastsql.loader(Character, "ch")
-    row = fastsql.fetch_one(
-        f"SELECT {sheets.columns} FROM {fastsql.table(Character)} ch WHERE ch.id = %s"  # noqa: S608
-        + (fastsql.for_update() if lock else ""),
-        [character_id],
-    )
-    return None if row is None else sheets.load(row)

@@ -118,7 +118,8 @@ def test_published_events_chain_through_the_raw_append(table):
 
 def test_character_row_matches_the_orm(table):
     from vtt.characters.models import Character
-    from vtt.permissions import authorize_character, character_row
+    from vtt.characters.selectors import character_row
+    from vtt.permissions import authorize_character
 
     sheet = Character.objects.create(
         campaign=table.campaign, owner=table.player, name="Лира", ruleset="dungeon_world"

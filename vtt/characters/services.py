@@ -17,9 +17,9 @@ from systems.core.ruleset import RulesError
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
+from vtt.characters.selectors import character_row
 from vtt.characters.visibility import public_keys, public_state
 from vtt.core.errors import Conflict, Invalid, invalid_from_rules
-from vtt.permissions import character_row
 from vtt.table.models import Visibility as V
 from vtt.table.services import publish
 
