@@ -16,6 +16,8 @@ from django.conf import settings  # noqa: E402
 from vtt.core.outage import SocketOutageGuard  # noqa: E402
 from vtt.routing import websocket_urlpatterns  # noqa: E402
 
+from vtt.table.fastroll import FastRolls  # noqa: E402
+
 warm_up()
 
 if settings.EMBEDDED_WORKER:
@@ -25,7 +27,8 @@ if settings.EMBEDDED_WORKER:
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Public rolls on the event loop; everything else (and every refusal) through Django.
+        "http": FastRolls(django_asgi_app),
         # An outage of PostgreSQL or Redis: an error frame and close 4503, not a dead socket.
         "websocket": AllowedHostsOriginValidator(
             SocketOutageGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))

@@ -210,6 +210,10 @@ SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=20)
 # may wait before it is answered 503 "busy" (vtt/core/asgi_http.py). 0 turns the bound off.
 HTTP_MAX_IN_FLIGHT = env.int("HTTP_MAX_IN_FLIGHT", default=env.int("DB_POOL_MAX", default=20))
 HTTP_QUEUE_SECONDS = env.float("HTTP_QUEUE_SECONDS", default=3.0)
+# The roll's hot path on the event loop (vtt/table/fastroll.py): PostgreSQL only (SQLite has no
+# asynchronous driver). FAST_ROLLS_CONNECTIONS bounds its connections per web process.
+FAST_ROLLS = env.bool("FAST_ROLLS", default=_db["ENGINE"] == "django.db.backends.postgresql")
+FAST_ROLLS_CONNECTIONS = env.int("FAST_ROLLS_CONNECTIONS", default=4)
 # The shortest dungeon turn the API accepts (tests and demos use seconds; tables use minutes).
 CLOCK_MIN_SECONDS = env.int("CLOCK_MIN_SECONDS", default=60)
 CELERY_BEAT_SCHEDULE = {

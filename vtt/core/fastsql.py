@@ -107,15 +107,12 @@ def _insert_sql(model: type[models.Model]) -> tuple[str, tuple[models.Field, ...
     return sql, fields, returning is not None
 
 
-def insert(objs: Sequence[M], *, also: tuple[str, Sequence[Any]] | None = None) -> None:
-    """INSERT the new instances in one statement, as ``save(force_insert=True)`` would (each
-    field's ``pre_save``, so auto_now and defaults apply), and set their primary keys.
-
-    ``also`` is an UPDATE or DELETE (sql, params) to run in the same round trip: on PostgreSQL
-    as a data-modifying ``WITH`` of the INSERT (the log append updates its cursor so), elsewhere
-    (SQLite has no UPDATE in ``WITH``) as a second statement after it."""
-    if not objs:
-        return
+def insert_statement(
+    objs: Sequence[M], *, also: tuple[str, Sequence[Any]] | None = None
+) -> tuple[str, list[Any], bool, bool]:
+    """The INSERT of ``insert`` as ``(sql, params, returns_pk, also_separate)``: the
+    synchronous path runs it on Django's connection, the table's asynchronous roll path
+    (vtt/table/fastroll.py) on its own, so both write exactly the same row."""
     model = type(objs[0])
     connection = connections[DB]
     template, fields, returns_pk = _insert_sql(model)
@@ -130,13 +127,33 @@ def insert(objs: Sequence[M], *, also: tuple[str, Sequence[Any]] | None = None) 
         for field in fields:
             value = field.pre_save(obj, add=True)
             params.append(field.get_db_prep_save(value, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if returns_pk:  # PostgreSQL returns the rows in VALUES order (bulk_create relies on it)
-            for obj, (pk,) in zip(objs, cursor.fetchall(), strict=True):
-                obj.pk = pk
-        if also is not None and not together:
-            cursor.execute(*also)
+    return sql, params, returns_pk, also is not None and not together
+
+
+def inserted(objs: Sequence[M], pks: Sequence[Any] | None) -> None:
+    """Mark ``objs`` as saved, with the primary keys the INSERT returned (VALUES order)."""
+    if pks is not None:
+        for obj, pk in zip(objs, pks, strict=True):
+            obj.pk = pk
     for obj in objs:
         obj._state.adding = False
         obj._state.db = DB
+
+
+def insert(objs: Sequence[M], *, also: tuple[str, Sequence[Any]] | None = None) -> None:
+    """INSERT the new instances in one statement, as ``save(force_insert=True)`` would (each
+    field's ``pre_save``, so auto_now and defaults apply), and set their primary keys.
+
+    ``also`` is an UPDATE or DELETE (sql, params) to run in the same round trip: on PostgreSQL
+    as a data-modifying ``WITH`` of the INSERT (the log append updates its cursor so), elsewhere
+    (SQLite has no UPDATE in ``WITH``) as a second statement after it."""
+    if not objs:
+        return
+    sql, params, returns_pk, also_separate = insert_statement(objs, also=also)
+    with connections[DB].cursor() as cursor:
+        cursor.execute(sql, params)
+        # PostgreSQL returns the rows in VALUES order (bulk_create relies on it)
+        pks = [pk for (pk,) in cursor.fetchall()] if returns_pk else None
+        if also_separate:
+            cursor.execute(*also)
+    inserted(objs, pks)

@@ -79,6 +79,9 @@ class TokenBucket:
                 if not is_unavailable(exc):
                     raise
                 warn("rate limit", exc)
+        return self._take_local(key, now)
+
+    def _take_local(self, key: str, now: float) -> tuple[bool, float]:
         with _local_lock:
             tat = max(_local.get(key, now), now)
             allow_at = tat - self.interval * (self.burst - 1)
@@ -86,6 +89,27 @@ class TokenBucket:
                 return False, allow_at - now
             _local[key] = tat + self.interval
             return True, 0.0
+
+    async def atake(self, key: str) -> bool | None:
+        """``hit`` for the event loop (vtt/table/fastroll.py): True when a token was spent,
+        False when the bucket is empty, None when Redis could not answer. The caller hands
+        anything but True to the synchronous path, which answers 429 or falls back as ``hit``
+        does (a refused hit spends nothing, so asking twice is harmless)."""
+        full = f"rl:{self.name}:{key}"
+        backend = caches["default"]
+        if not isinstance(backend, RedisCache):
+            return self._take_local(full, time.time())[0]
+        try:
+            client = _async_client(backend._servers[0])
+            script = _script(client)
+            ok, _wait = await script(
+                keys=[cache.make_key(full)], args=[time.time(), self.interval, self.burst]
+            )
+            return bool(int(ok))
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            return None
 
 
 _scripts: dict[int, Any] = {}
@@ -97,6 +121,31 @@ def _script(client: Any) -> Any:
     if script is None or script.registered_client is not client:
         script = _scripts[id(client)] = client.register_script(_LUA)
     return script
+
+
+_async_clients: dict[tuple[int, str], Any] = {}
+
+
+def _async_client(url: str) -> Any:
+    """One asyncio Redis client per event loop and server (a client is bound to its loop)."""
+    import asyncio
+
+    import redis.asyncio
+
+    key = (id(asyncio.get_running_loop()), url)
+    client = _async_clients.get(key)
+    if client is None:
+        client = _async_clients[key] = redis.asyncio.Redis.from_url(url)
+    return client
+
+
+async def close_async_clients() -> None:
+    """Tests only: each test runs its own event loop."""
+    import asyncio
+
+    loop = id(asyncio.get_running_loop())
+    for key in [k for k in _async_clients if k[0] == loop]:
+        await _async_clients.pop(key).aclose()
 
 
 def _redis_client():

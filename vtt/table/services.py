@@ -80,46 +80,64 @@ def publish_many(
     if not events:
         return []
     with transaction.atomic(savepoint=False):
-        last_seq, last_hash = _lock_cursor(campaign_id)
-        rows: list[TableEvent] = []
-        now = timezone.now()
-        for draft in events:
-            event = TableEvent(
-                campaign_id=campaign_id,
-                seq=last_seq + 1,
-                kind=draft.kind,
-                payload=draft.payload,
-                actor=actor,
-                visibility=draft.visibility,
-                target=draft.target,
-                created_at=now,
-                prev_hash=last_hash,
-            )
-            event.hash = chain_hash(last_hash, hash_body(event))
-            last_seq, last_hash = event.seq, event.hash
-            rows.append(event)
+        rows = event_rows(campaign_id, _lock_cursor(campaign_id), events, actor)
         # the events and the cursor's move in one round trip (on PostgreSQL)
-        fastsql.insert(
-            rows,
-            also=(
-                f"UPDATE {fastsql.table(EventCursor)} SET last_seq = %s, last_hash = %s "  # noqa: S608
-                "WHERE campaign_id = %s",
-                [last_seq, last_hash, campaign_id],
-            ),
-        )
-        name = actor.display_name if actor else None
-        messages = [group_message(event, name) for event in rows]
+        fastsql.insert(rows, also=cursor_update(campaign_id, rows))
+        messages = group_messages(rows, actor)
         transaction.on_commit(lambda: push(campaign_id, together(messages)))
     return rows
+
+
+CURSOR_LOCK = (
+    "SELECT last_seq, last_hash FROM {table} WHERE campaign_id = %s{lock}"  # noqa: S608
+)
+
+
+def event_rows(
+    campaign_id: int, head: tuple[int, str], events: list[Draft], actor: User | None
+) -> list[TableEvent]:
+    """The new events after ``head`` (the locked cursor's last sequence number and hash), each
+    hash over the one before. Shared by ``publish_many`` and the asynchronous roll path
+    (vtt/table/fastroll.py), so both append exactly the same chain."""
+    last_seq, last_hash = head
+    rows: list[TableEvent] = []
+    now = timezone.now()
+    for draft in events:
+        event = TableEvent(
+            campaign_id=campaign_id,
+            seq=last_seq + 1,
+            kind=draft.kind,
+            payload=draft.payload,
+            actor=actor,
+            visibility=draft.visibility,
+            target=draft.target,
+            created_at=now,
+            prev_hash=last_hash,
+        )
+        event.hash = chain_hash(last_hash, hash_body(event))
+        last_seq, last_hash = event.seq, event.hash
+        rows.append(event)
+    return rows
+
+
+def cursor_update(campaign_id: int, rows: list[TableEvent]) -> tuple[str, list[Any]]:
+    """The cursor's move past ``rows``, to ride in their INSERT (``fastsql.insert(also=)``)."""
+    return (
+        f"UPDATE {fastsql.table(EventCursor)} SET last_seq = %s, last_hash = %s "  # noqa: S608
+        "WHERE campaign_id = %s",
+        [rows[-1].seq, rows[-1].hash, campaign_id],
+    )
+
+
+def group_messages(rows: list[TableEvent], actor: User | None) -> list[dict[str, Any]]:
+    name = actor.display_name if actor else None
+    return [group_message(event, name) for event in rows]
 
 
 def _lock_cursor(campaign_id: int) -> tuple[int, str]:
     """Lock the campaign's cursor row and return its last sequence number and hash (the row is
     created on the campaign's first event; a concurrent creator makes get_or_create re-read)."""
-    sql = (
-        f"SELECT last_seq, last_hash FROM {fastsql.table(EventCursor)} WHERE campaign_id = %s"  # noqa: S608
-        + fastsql.for_update()
-    )
+    sql = CURSOR_LOCK.format(table=fastsql.table(EventCursor), lock=fastsql.for_update())
     head = fastsql.fetch_one(sql, [campaign_id])
     if head is None:
         EventCursor.objects.get_or_create(campaign_id=campaign_id)
@@ -150,8 +168,13 @@ def together(messages: list[dict[str, Any]]) -> dict[str, Any]:
 def push(campaign_id: int, message: dict[str, Any]) -> None:
     """Best effort: if the channel layer is down the event is still in the log, and browsers
     get it from the replay on reconnect or on the next gap."""
+    async_to_sync(apush)(campaign_id, message)
+
+
+async def apush(campaign_id: int, message: dict[str, Any]) -> None:
+    """``push`` from the event loop (the asynchronous roll path)."""
     try:
-        async_to_sync(get_channel_layer().group_send)(group_name(campaign_id), message)
+        await get_channel_layer().group_send(group_name(campaign_id), message)
     except Exception:
         seq = message.get("seq") or [m["seq"] for m in message.get("events", [])]
         log.exception("push of event %s to campaign %s failed", seq, campaign_id)
@@ -224,7 +247,7 @@ def roll_create(
     if before_roll is not None:
         before_roll()
     target = _check_visibility(campaign, visibility, target_id)
-    label = " ".join((label or "").split())[:LABEL_MAX]
+    label = clean_label(label)
     try:
         result = roll_notation(notation, dice=dice or RandomDice())
     except NotationError as exc:
@@ -232,17 +255,7 @@ def roll_create(
         raise Invalid(message, code=f"notation_{exc.code}", fields={"notation": [message]}) from exc
     try:
         with transaction.atomic():
-            roll = Roll(
-                campaign=campaign,
-                actor=actor,
-                notation=result.notation,
-                label=label,
-                result=result.as_dict(),
-                total=result.total,
-                visibility=visibility,
-                target=target,
-                idempotency_key=idempotency_key,
-            )
+            roll = new_roll(campaign, actor, result, label, visibility, target, idempotency_key)
             fastsql.insert([roll])
             payload = roll_payload(roll, actor)
             if visibility in HIDDEN:
@@ -278,6 +291,33 @@ def roll_create(
             raise
         return existing, False
     return roll, True
+
+
+def clean_label(label: str | None) -> str:
+    return " ".join((label or "").split())[:LABEL_MAX]
+
+
+def new_roll(
+    campaign: Campaign,
+    actor: User,
+    result: Any,
+    label: str,
+    visibility: str,
+    target: User | None,
+    idempotency_key: str | None,
+) -> Roll:
+    """The unsaved roll row (shared with the asynchronous roll path)."""
+    return Roll(
+        campaign=campaign,
+        actor=actor,
+        notation=result.notation,
+        label=label,
+        result=result.as_dict(),
+        total=result.total,
+        visibility=visibility,
+        target=target,
+        idempotency_key=idempotency_key,
+    )
 
 
 def roll_payload(roll: Roll, actor: User) -> dict[str, Any]:
