@@ -15,7 +15,6 @@ from django.conf import settings  # noqa: E402
 
 from vtt.core.outage import SocketOutageGuard  # noqa: E402
 from vtt.routing import websocket_urlpatterns  # noqa: E402
-
 from vtt.table.fastroll import FastRolls  # noqa: E402
 
 warm_up()

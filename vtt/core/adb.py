@@ -4,8 +4,8 @@ Django's ORM is synchronous: on daphne every query of a request runs in a worker
 each hop between that thread and the event loop waits for the GIL and the loop, both busy with
 the table's websockets. The roll path instead talks to PostgreSQL with psycopg's asynchronous
 connection, on the loop itself. The connections are made from Django's own connection
-parameters (same database, same type adapters, client-side binding as Django's cursors), so a
-row written here is the row the ORM would write and read back.
+parameters (same database, same type adapters), so a row written here is the row the ORM would
+write and read back.
 
 A few connections per process and loop, kept idle between requests; a connection that saw an
 error is closed, never reused. ``slots`` bounds how many are in use at once: past it a request
@@ -35,9 +35,10 @@ class Pool:
         params.pop("cursor_factory", None)
         options = params.get("options", "")
         params["options"] = f"{options} -c TimeZone=UTC".strip()
-        conn = await psycopg.AsyncConnection.connect(
-            **params, autocommit=True, cursor_factory=psycopg.AsyncClientCursor
-        )
+        # Server-side binding with every statement prepared on first use: the few statements
+        # of the hot path are parsed and planned once per connection, not once per request.
+        params["prepare_threshold"] = 0
+        conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
         self.opened += 1
         return conn
 

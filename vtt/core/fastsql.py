@@ -93,13 +93,14 @@ def for_update(of: str | None = None) -> str:
 
 
 @cache
-def _insert_sql(model: type[models.Model]) -> tuple[str, tuple[models.Field, ...], bool]:
+def _insert_sql(
+    model: type[models.Model], with_pk: bool = False
+) -> tuple[str, tuple[models.Field, ...], bool]:
     quote = connections[DB].ops.quote_name
     pk = model._meta.pk
-    fields = tuple(
-        f for f in model._meta.concrete_fields if not (f is pk and isinstance(f, models.AutoField))
-    )
-    returning = quote(pk.column) if isinstance(pk, models.AutoField) else None
+    auto = isinstance(pk, models.AutoField)
+    fields = tuple(f for f in model._meta.concrete_fields if with_pk or not (f is pk and auto))
+    returning = quote(pk.column) if auto and not with_pk else None
     columns = ", ".join(quote(f.column) for f in fields)
     sql = f"INSERT INTO {table(model)} ({columns}) VALUES ({{values}})"  # noqa: S608
     if returning:
@@ -107,27 +108,36 @@ def _insert_sql(model: type[models.Model]) -> tuple[str, tuple[models.Field, ...
     return sql, fields, returning is not None
 
 
+Statement = tuple[str, Sequence[Any]]
+
+
 def insert_statement(
-    objs: Sequence[M], *, also: tuple[str, Sequence[Any]] | None = None
-) -> tuple[str, list[Any], bool, bool]:
-    """The INSERT of ``insert`` as ``(sql, params, returns_pk, also_separate)``: the
-    synchronous path runs it on Django's connection, the table's asynchronous roll path
-    (vtt/table/fastroll.py) on its own, so both write exactly the same row."""
+    objs: Sequence[M], *, also: Statement | list[Statement] | None = None, with_pk: bool = False
+) -> tuple[str, list[Any], bool, list[Statement]]:
+    """The INSERT of ``insert`` as ``(sql, params, returns_pk, separate)``: the synchronous
+    path runs it on Django's connection, the table's asynchronous roll path
+    (vtt/table/fastroll.py) on its own, so both write exactly the same rows. ``separate``
+    holds the ``also`` statements that could not ride in it (SQLite). ``with_pk`` writes
+    the instances' own primary keys (taken from the sequence beforehand) instead of
+    returning new ones."""
     model = type(objs[0])
     connection = connections[DB]
-    template, fields, returns_pk = _insert_sql(model)
+    template, fields, returns_pk = _insert_sql(model, with_pk)
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = template.replace("({values})", ", ".join([row] * len(objs)))
     params: list[Any] = []
-    together = also is not None and connection.vendor == "postgresql"
-    if together:
-        sql = f"WITH also_ AS ({also[0]}) {sql}"
-        params.extend(also[1])
+    extra = [] if also is None else [also] if isinstance(also, tuple) else list(also)
+    if extra and connection.vendor == "postgresql":
+        ctes = ", ".join(f"also{i}_ AS ({stmt})" for i, (stmt, _p) in enumerate(extra))
+        sql = f"WITH {ctes} {sql}"
+        for _stmt, extra_params in extra:
+            params.extend(extra_params)
+        extra = []
     for obj in objs:
         for field in fields:
             value = field.pre_save(obj, add=True)
             params.append(field.get_db_prep_save(value, connection))
-    return sql, params, returns_pk, also is not None and not together
+    return sql, params, returns_pk, extra
 
 
 def inserted(objs: Sequence[M], pks: Sequence[Any] | None) -> None:
@@ -140,7 +150,7 @@ def inserted(objs: Sequence[M], pks: Sequence[Any] | None) -> None:
         obj._state.db = DB
 
 
-def insert(objs: Sequence[M], *, also: tuple[str, Sequence[Any]] | None = None) -> None:
+def insert(objs: Sequence[M], *, also: Statement | None = None) -> None:
     """INSERT the new instances in one statement, as ``save(force_insert=True)`` would (each
     field's ``pre_save``, so auto_now and defaults apply), and set their primary keys.
 
@@ -149,11 +159,11 @@ def insert(objs: Sequence[M], *, also: tuple[str, Sequence[Any]] | None = None) 
     (SQLite has no UPDATE in ``WITH``) as a second statement after it."""
     if not objs:
         return
-    sql, params, returns_pk, also_separate = insert_statement(objs, also=also)
+    sql, params, returns_pk, separate = insert_statement(objs, also=also)
     with connections[DB].cursor() as cursor:
         cursor.execute(sql, params)
         # PostgreSQL returns the rows in VALUES order (bulk_create relies on it)
         pks = [pk for (pk,) in cursor.fetchall()] if returns_pk else None
-        if also_separate:
-            cursor.execute(*also)
+        for statement in separate:
+            cursor.execute(*statement)
     inserted(objs, pks)

@@ -27,6 +27,7 @@ driver, and the embedded app serves one table).
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 import logging
@@ -120,19 +121,32 @@ class FastRolls:
 
         request = ASGIRequest(scope, io.BytesIO(body))
         request.get_host()  # DisallowedHost: Django answers 400
+        try:
+            result = roll_notation(notation, dice=RandomDice())
+        except NotationError:
+            raise Delegate from None  # the message, in the caller's language, is Django's
         async with adb.pool().connection(settings.HTTP_QUEUE_SECONDS) as conn:
-            user, membership, replay = await _caller(conn, request, headers, campaign_id, key)
-            if replay or membership is None or not can(membership, Action.PLAY):
-                raise Delegate
-            campaign = membership.campaign
-            if campaign.is_archived:
-                raise Delegate
+            found = await _caller(conn, request, headers, campaign_id, key)
             try:
-                result = roll_notation(notation, dice=RandomDice())
-            except NotationError:
-                raise Delegate from None
-            charge = ROLL_BUCKET.atake(str(user.pk))
-            roll, rows = await _append(conn, campaign, user, result, label, key, charge)
+                membership = found.membership
+                if found.replay or membership is None or not can(membership, Action.PLAY):
+                    raise Delegate
+                if membership.campaign.is_archived or found.head is None:
+                    raise Delegate  # 409, or the campaign's first event (it creates the cursor)
+                if found.charge is None:
+                    found.charge = asyncio.ensure_future(ROLL_BUCKET.atake(str(found.user.pk)))
+                # a refused hit spends nothing: Django asks again and answers 429
+                if await found.charge is not True:
+                    raise Delegate
+            finally:
+                if found.charge is not None and not found.charge.done():
+                    found.charge.cancel()
+            user = found.user
+            roll = services.new_roll(
+                membership.campaign, user, result, label, V.EVERYONE, None, key
+            )
+            roll.pk = found.roll_id
+            rows = await _append(conn, roll, user, found.head)
         await services.apush(campaign_id, services.together(services.group_messages(rows, user)))
 
         request.user = user
@@ -163,17 +177,29 @@ def _parse(body: bytes) -> tuple[str, str]:
     return notation, services.clean_label(label)
 
 
+class Found:
+    """What one statement found out about the caller."""
+
+    user: User
+    membership: Membership | None
+    replay: bool
+    head: tuple[int, str] | None  # the campaign's log head, read without a lock
+    roll_id: int  # taken from the rolls' sequence for the new roll
+    charge: asyncio.Future | None = None  # the rate limit, when it could start alongside
+
+
+_token_users: dict[str, int] = {}
+TOKEN_USERS_MAX = 10_000
+
+
 async def _caller(
     conn: Any, request: ASGIRequest, headers: dict[str, str], campaign_id: int, key: str | None
-) -> tuple[User, Membership | None, bool]:
-    """The authenticated user, their membership of the campaign (or None) and whether the
-    idempotency key names an earlier roll, as DRF's authenticators would find the user: a
-    ``Token`` header, else the session with its CSRF check."""
-    users, members, campaigns = (
-        fastsql.loader(User, "u"),
-        fastsql.loader(Membership, "m"),
-        fastsql.loader(Campaign, "c"),
-    )
+) -> Found:
+    """The authenticated user, as DRF's authenticators find them (a ``Token`` header, else
+    the session with its CSRF check), their membership of the campaign, whether the
+    idempotency key names an earlier roll, the log's head and an id for the roll: one
+    statement. Without a key, the rate limit runs meanwhile when the user is known before
+    it (a session; a token seen before: a token never changes hands)."""
     auth = headers.get("authorization")
     if auth is not None:
         parts = auth.split()
@@ -181,24 +207,45 @@ async def _caller(
             raise Delegate
         where, param = "u.id = (SELECT t.user_id FROM authtoken_token t WHERE t.key = %s)", parts[1]
         session = None
+        known = _token_users.get(parts[1])
     else:
         session = await _session(conn, request)
         where, param = "u.id = %s", session[SESSION_KEY]
-    sql = (
-        f"SELECT {users.columns}, {members.columns}, {campaigns.columns}, "  # noqa: S608
-        f"(SELECT r.id FROM {fastsql.table(Roll)} r WHERE r.campaign_id = %s "
-        "AND r.actor_id = u.id AND r.idempotency_key = %s) "
-        f"FROM {fastsql.table(User)} u "
-        f"LEFT JOIN {fastsql.table(Membership)} m ON m.user_id = u.id AND m.campaign_id = %s "
-        f"LEFT JOIN {fastsql.table(Campaign)} c ON c.id = m.campaign_id "
-        f"WHERE {where}"
+        known = session[SESSION_KEY]
+    found = Found()
+    if known is not None and key is None:
+        found.charge = asyncio.ensure_future(ROLL_BUCKET.atake(str(known)))
+    try:
+        cur = await conn.execute(_caller_sql(where), [campaign_id, key, campaign_id, param])
+        await _identify(found, await cur.fetchone(), request, session, known)
+    except BaseException:
+        if found.charge is not None:
+            found.charge.cancel()
+        raise
+    if session is None and known is None:
+        if len(_token_users) >= TOKEN_USERS_MAX:
+            _token_users.clear()
+        _token_users[parts[1]] = found.user.pk
+    return found
+
+
+async def _identify(
+    found: Found,
+    row: Any,
+    request: ASGIRequest,
+    session: dict[str, Any] | None,
+    known: int | None,
+) -> None:
+    users, members, campaigns = (
+        fastsql.loader(User, "u"),
+        fastsql.loader(Membership, "m"),
+        fastsql.loader(Campaign, "c"),
     )
-    cur = await conn.execute(sql, [campaign_id, key, campaign_id, param])
-    row = await cur.fetchone()
     if row is None:
         raise Delegate
     user = users.load(row)
-    if not user.is_active:
+    found.user = user
+    if not user.is_active or (known is not None and known != user.pk):
         raise Delegate
     if session is not None:
         expected = user.get_session_auth_hash()
@@ -209,12 +256,36 @@ async def _caller(
         check.process_request(request)
         if check.process_view(request, None, (), {}) is not None:
             raise Delegate
-    membership = fastsql.load_optional(members, row, users.width)
-    if membership is not None:
-        campaign = campaigns.load(row, users.width + members.width)
-        membership._state.fields_cache["campaign"] = campaign
-    replay = row[users.width + members.width + campaigns.width] is not None
-    return user, membership, replay
+    found.membership = fastsql.load_optional(members, row, users.width)
+    at = users.width + members.width
+    if found.membership is not None:
+        found.membership._state.fields_cache["campaign"] = campaigns.load(row, at)
+    at += campaigns.width
+    replay, last_seq, last_hash, found.roll_id = row[at : at + 4]
+    found.replay = replay is not None
+    found.head = None if last_seq is None else (last_seq, last_hash)
+
+
+@functools.cache
+def _caller_sql(where: str) -> str:
+    users, members, campaigns = (
+        fastsql.loader(User, "u"),
+        fastsql.loader(Membership, "m"),
+        fastsql.loader(Campaign, "c"),
+    )
+    rolls = fastsql.table(Roll)
+    return (
+        f"SELECT {users.columns}, {members.columns}, {campaigns.columns}, "  # noqa: S608
+        f"(SELECT r.id FROM {rolls} r WHERE r.campaign_id = %s "
+        "AND r.actor_id = u.id AND r.idempotency_key = %s), "
+        "h.last_seq, h.last_hash, "
+        f"nextval(pg_get_serial_sequence('{Roll._meta.db_table}', 'id')) "
+        f"FROM {fastsql.table(User)} u "
+        f"LEFT JOIN {fastsql.table(Membership)} m ON m.user_id = u.id AND m.campaign_id = %s "
+        f"LEFT JOIN {fastsql.table(Campaign)} c ON c.id = m.campaign_id "
+        f"LEFT JOIN {fastsql.table(EventCursor)} h ON h.campaign_id = m.campaign_id "
+        f"WHERE {where}"
+    )
 
 
 async def _session(conn: Any, request: ASGIRequest) -> dict[str, Any]:
@@ -245,46 +316,37 @@ async def _session(conn: Any, request: ASGIRequest) -> dict[str, Any]:
     return data
 
 
-async def _append(
-    conn: Any,
-    campaign: Campaign,
-    user: User,
-    result: Any,
-    label: str,
-    key: str | None,
-    charge: Any,
-) -> tuple[Roll, list[Any]]:
-    """``roll_create``'s transaction for a public roll: the roll row, then the event under the
-    campaign's cursor lock; the same statements in the same order, in two round trips
-    (pipelined). ``charge`` (the rate limit, a coroutine) runs meanwhile; unless it spent a
-    token the transaction rolls back and Django answers."""
+APPEND_TRIES = 5
+
+
+async def _append(conn: Any, roll: Roll, user: User, head: tuple[int, str]) -> list[Any]:
+    """The roll and its event in one statement, which is its own transaction (autocommit):
+    the roll row, the event after ``head`` and the cursor's move to it, as ``roll_create``
+    writes them. The head was read without a lock; if another append took its place
+    meanwhile, the event's sequence number is taken (``event_seq_unique``) and the whole
+    statement fails, writing nothing: read the head again and retry."""
     import psycopg
 
-    roll = services.new_roll(campaign, user, result, label, V.EVERYONE, None, key)
-    lock = services.CURSOR_LOCK.format(table=fastsql.table(EventCursor), lock=" FOR UPDATE")
-    try:
-        async with conn.pipeline() as pipeline, conn.transaction():
-            sql, params, _returns, _separate = fastsql.insert_statement([roll])
-            inserting = await conn.execute(sql, params)
-            locking = await conn.execute(lock, [campaign.pk])
-            sent = pipeline.sync()
-            allowed, _ = await asyncio.gather(charge, sent)
-            fastsql.inserted([roll], [(await inserting.fetchone())[0]])
-            head = await locking.fetchone()
-            if allowed is not True or head is None:
-                # an empty bucket (Django answers 429), Redis trouble, or the campaign's first
-                # event, which creates its cursor: Django's path
-                raise Delegate
-            payload = services.roll_payload(roll, user)
-            draft = services.Draft("roll", payload, V.EVERYONE, None)
-            rows = services.event_rows(campaign.pk, head, [draft], user)
-            also = services.cursor_update(campaign.pk, rows)
-            sql, params, _returns, _separate = fastsql.insert_statement(rows, also=also)
-            appending = await conn.execute(sql, params)
-        fastsql.inserted(rows, [pk for (pk,) in await appending.fetchall()])
-    except psycopg.errors.UniqueViolation:
-        raise Delegate from None  # the same key raced in: Django returns the first roll
-    return roll, rows
+    campaign_id = roll.campaign_id
+    payload = services.roll_payload(roll, user)
+    draft = services.Draft("roll", payload, V.EVERYONE, None)
+    head_sql = services.CURSOR_LOCK.format(table=fastsql.table(EventCursor), lock="")
+    for _try in range(APPEND_TRIES):
+        rows = services.event_rows(campaign_id, head, [draft], user)
+        roll_sql, roll_params, _returns, _separate = fastsql.insert_statement([roll], with_pk=True)
+        also = [(roll_sql, roll_params), services.cursor_update(campaign_id, rows)]
+        sql, params, _returns, _separate = fastsql.insert_statement(rows, also=also)
+        try:
+            cur = await conn.execute(sql, params)
+        except psycopg.errors.UniqueViolation as exc:
+            if exc.diag.constraint_name != "event_seq_unique":
+                raise Delegate from None  # the same key raced in: Django returns the first roll
+            head = await (await conn.execute(head_sql, [campaign_id])).fetchone()
+            continue
+        fastsql.inserted(rows, [pk for (pk,) in await cur.fetchall()])
+        fastsql.inserted([roll], None)
+        return rows
+    raise Delegate  # a table this busy takes the cursor lock in Django's path
 
 
 def _headers(scope: dict[str, Any]) -> dict[str, str]:

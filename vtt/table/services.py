@@ -88,9 +88,7 @@ def publish_many(
     return rows
 
 
-CURSOR_LOCK = (
-    "SELECT last_seq, last_hash FROM {table} WHERE campaign_id = %s{lock}"  # noqa: S608
-)
+CURSOR_LOCK = "SELECT last_seq, last_hash FROM {table} WHERE campaign_id = %s{lock}"
 
 
 def event_rows(
