@@ -7,9 +7,9 @@ connection, on the loop itself. The connections are made from Django's own conne
 parameters (same database, same type adapters), so a row written here is the row the ORM would
 write and read back.
 
-A few connections per process and loop, kept idle between requests; a connection that saw an
-error is closed, never reused. ``slots`` bounds how many are in use at once: past it a request
-waits on the loop, where waiting costs nothing.
+A few connections per process and loop, kept idle between requests; a connection that broke
+or was left inside a statement is closed, never reused. ``slots`` bounds how many are in use at
+once: past it a request waits on the loop, where waiting costs nothing.
 """
 
 from __future__ import annotations
@@ -56,13 +56,14 @@ class Pool:
                 conn = await self._connect()
             try:
                 yield conn
-            except BaseException:
-                await conn.close()
-                raise
-            if conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-                self.idle.append(conn)
-            else:
-                await conn.close()
+            finally:
+                # Idle and whole: back to the pool (a refused request or a failed statement
+                # leaves it so in autocommit). Broken, or cancelled mid-statement: closed.
+                idle = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+                if idle and not conn.broken and not conn.closed:
+                    self.idle.append(conn)
+                else:
+                    await conn.close()
         finally:
             self.slots.release()
 

@@ -34,6 +34,9 @@ class Loader:
         self.columns = ", ".join(f"{alias}.{connection.ops.quote_name(f.column)}" for f in fields)
         self.width = len(fields)
         self.pk_index = [f.attname for f in fields].index(model._meta.pk.attname)
+        # Converters only read the backend's settings, the same from every thread: keep one
+        # wrapper instead of looking it up (a thread-local read) for every row.
+        self.connection = connection
         self.converters: list[tuple[int, list[Any], Any]] = []
         for i, field in enumerate(fields):
             col = field.get_col(alias)
@@ -44,7 +47,7 @@ class Loader:
     def load(self, row: Sequence[Any], start: int = 0) -> M:
         values = list(row[start : start + self.width])
         if self.converters:
-            connection = connections[DB]
+            connection = self.connection
             for i, found, col in self.converters:
                 value = values[i]
                 for convert in found:
@@ -65,6 +68,7 @@ def load_optional(loader_: Loader, row: Sequence[Any], start: int) -> Any:
     return loader_.load(row, start)
 
 
+@cache
 def table(model: type[models.Model]) -> str:
     return connections[DB].ops.quote_name(model._meta.db_table)
 

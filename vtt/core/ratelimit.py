@@ -96,14 +96,13 @@ class TokenBucket:
         anything but True to the synchronous path, which answers 429 or falls back as ``hit``
         does (a refused hit spends nothing, so asking twice is harmless)."""
         full = f"rl:{self.name}:{key}"
-        backend = caches["default"]
-        if not isinstance(backend, RedisCache):
+        url, make_key = _cache_target()
+        if url is None:
             return self._take_local(full, time.time())[0]
         try:
-            client = _async_client(backend._servers[0])
-            script = _script(client)
+            script = _script(_async_client(url))
             ok, _wait = await script(
-                keys=[cache.make_key(full)], args=[time.time(), self.interval, self.burst]
+                keys=[make_key(full)], args=[time.time(), self.interval, self.burst]
             )
             return bool(int(ok))
         except Exception as exc:
@@ -121,6 +120,22 @@ def _script(client: Any) -> Any:
     if script is None or script.registered_client is not client:
         script = _scripts[id(client)] = client.register_script(_LUA)
     return script
+
+
+_targets: dict[int, tuple[dict[str, Any], str | None, Any]] = {}
+
+
+def _cache_target() -> tuple[str | None, Any]:
+    """The default cache's Redis URL (None when it is not Redis) and key function, looked up
+    once per configuration: ``caches["default"]`` builds a new backend in every context, and
+    on the event loop every request is a new context."""
+    conf = settings.CACHES["default"]
+    found = _targets.get(id(conf))
+    if found is None or found[0] is not conf:
+        backend = caches["default"]
+        url = backend._servers[0] if isinstance(backend, RedisCache) else None
+        found = _targets[id(conf)] = (conf, url, backend.make_key)
+    return found[1], found[2]
 
 
 _async_clients: dict[tuple[int, str], Any] = {}

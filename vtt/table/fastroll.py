@@ -49,9 +49,10 @@ from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership
 from vtt.core import adb, fastsql
 from vtt.core.middleware import MAX_ID
+from vtt.core.outage import is_unavailable, warn
 from vtt.permissions import Action, can
 from vtt.table import services
-from vtt.table.api import ROLL_BUCKET, roll_response
+from vtt.table.api import ROLL_BUCKET, Rolls, roll_response
 from vtt.table.models import EventCursor, Roll
 from vtt.table.models import Visibility as V
 
@@ -61,6 +62,9 @@ ROLL_PATH = re.compile(r"/api/campaigns/([0-9]{1,19})/rolls/")
 BODY_MAX = 4096
 FIELDS = frozenset({"notation", "visibility", "label"})
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+FAILED = b'{"detail":"The roll was made but its answer failed; it is in the table log."}'
 
 
 class Delegate(Exception):
@@ -87,13 +91,21 @@ class FastRolls:
         if messages is None:
             return  # the client went away
         if complete:
+            written: list[Roll] = []
             try:
-                answer = await self._roll(scope, int(match[1]), body)
-            except Delegate:
+                answer = await self._roll(scope, int(match[1]), body, written)
+            except (Delegate, TimeoutError):  # TimeoutError: every connection busy
                 answer = None
-            except Exception:
-                log.exception("fast roll path failed; Django answers")
-                answer = None
+            except Exception as exc:
+                if written:  # never hand a written roll to Django: it would roll again
+                    log.exception("fast roll %s written, its answer failed", written[0].pk)
+                    answer = (500, [(b"Content-Type", b"application/json")], FAILED)
+                elif is_unavailable(exc):
+                    warn("fast roll", exc)  # Django answers 503 (or works from the fallback)
+                    answer = None
+                else:
+                    log.exception("fast roll path failed; Django answers")
+                    answer = None
             if answer is not None:
                 self.served += 1
                 await _respond(send, *answer)
@@ -102,7 +114,7 @@ class FastRolls:
         await self.app(scope, _replay(messages, receive), send)
 
     async def _roll(
-        self, scope: dict[str, Any], campaign_id: int, body: bytes
+        self, scope: dict[str, Any], campaign_id: int, body: bytes, written: list[Roll]
     ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         if not 0 < campaign_id <= MAX_ID:
             raise Delegate
@@ -147,6 +159,7 @@ class FastRolls:
             )
             roll.pk = found.roll_id
             rows = await _append(conn, roll, user, found.head)
+            written.append(roll)
         await services.apush(campaign_id, services.together(services.group_messages(rows, user)))
 
         request.user = user
@@ -365,7 +378,7 @@ def _response_headers(content: bytes, language: str) -> list[tuple[bytes, bytes]
     headers = [
         (b"Content-Type", b"application/json"),
         (b"Vary", b"Accept, Cookie"),
-        (b"Allow", b"GET, POST, HEAD, OPTIONS"),
+        (b"Allow", ALLOW),
         (b"Content-Length", str(len(content)).encode()),
         (b"Content-Language", language.encode()),
     ]
@@ -386,6 +399,7 @@ def _static_headers() -> list[tuple[bytes, bytes]]:
 
 
 _STATIC_HEADERS = _static_headers()
+ALLOW = ", ".join(Rolls().allowed_methods).encode()
 
 
 async def _read_body(receive: Any) -> tuple[list[dict[str, Any]] | None, bytes, bool]:
