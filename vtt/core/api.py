@@ -11,10 +11,14 @@ from vtt.core.errors import ServiceError, out_of_range
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler plus ``ServiceError`` → its status with ``{"detail", "code"}``."""
+    """DRF's handler plus ``ServiceError`` → its status with ``{"detail", "code"}`` (and
+    ``Retry-After`` when it says when to retry)."""
     exc = out_of_range(exc) or exc
     if isinstance(exc, ServiceError):
-        return Response(exc.as_dict(), status=exc.status)
+        response = Response(exc.as_dict(), status=exc.status)
+        if exc.extra.get("retry_after"):  # a 429 says when to come back, as the pages' do
+            response["Retry-After"] = str(exc.extra["retry_after"])
+        return response
     return drf_exception_handler(exc, context)
 
 

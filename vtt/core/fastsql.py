@@ -144,6 +144,25 @@ def insert_statement(
     return sql, params, returns_pk, extra
 
 
+def _base_type(db_type: str) -> str:
+    return db_type.split("(")[0]
+
+
+def insert_from(obj: models.Model, source: str, *, with_pk: bool = False) -> Statement:
+    """``INSERT INTO <table> (...) SELECT <obj's values> FROM <source>`` (PostgreSQL): one row
+    for each row ``source`` (a ``WITH`` query of the same statement) yields, so none when it
+    yields none, and only after it ran. Each value is cast to its column's type, as a
+    parameter in a SELECT list has none of its own."""
+    connection = connections[DB]
+    template, fields, _returns_pk = _insert_sql(type(obj), with_pk)
+    # the type without its length: a cast to varchar(n) would cut a long value silently, where
+    # the column refuses it
+    values = ", ".join(f"CAST(%s AS {_base_type(f.db_type(connection))})" for f in fields)
+    sql = template.replace("VALUES ({values})", f"SELECT {values} FROM {source}")  # noqa: S608
+    params = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
+    return sql, params
+
+
 def inserted(objs: Sequence[M], pks: Sequence[Any] | None) -> None:
     """Mark ``objs`` as saved, with the primary keys the INSERT returned (VALUES order)."""
     if pks is not None:

@@ -33,6 +33,19 @@ local new_tat = tat + interval
 redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil((new_tat - now) * 1000) + 1000)
 return {1, '0'}
 """
+# Undo one hit: the time moves back one interval (an absent key is a full bucket).
+_REFUND_LUA = """
+local tat = tonumber(redis.call('GET', KEYS[1]))
+if not tat then return 0 end
+local now = tonumber(ARGV[2])
+local new_tat = tat - tonumber(ARGV[1])
+if new_tat > now then
+  redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil((new_tat - now) * 1000) + 1000)
+else
+  redis.call('DEL', KEYS[1])
+end
+return 1
+"""
 _local_lock = threading.Lock()
 _local: dict[str, float] = {}
 
@@ -110,15 +123,32 @@ class TokenBucket:
                 raise
             return None
 
+    async def arefund(self, key: str) -> None:
+        """Give back the token ``atake`` spent for a request the event loop then handed to
+        the synchronous path, which charges its own: one request, one token."""
+        full = f"rl:{self.name}:{key}"
+        url, make_key = _cache_target()
+        if url is None:
+            with _local_lock:
+                if full in _local:
+                    _local[full] -= self.interval
+            return
+        try:
+            script = _script(_async_client(url), _REFUND_LUA)
+            await script(keys=[make_key(full)], args=[self.interval, time.time()])
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
 
-_scripts: dict[int, Any] = {}
+
+_scripts: dict[tuple[int, str], Any] = {}
 
 
-def _script(client: Any) -> Any:
-    """The bucket script bound to ``client`` (the cache reuses one client per pool)."""
-    script = _scripts.get(id(client))
+def _script(client: Any, source: str = _LUA) -> Any:
+    """The script bound to ``client`` (the cache reuses one client per pool)."""
+    script = _scripts.get((id(client), source))
     if script is None or script.registered_client is not client:
-        script = _scripts[id(client)] = client.register_script(_LUA)
+        script = _scripts[(id(client), source)] = client.register_script(source)
     return script
 
 

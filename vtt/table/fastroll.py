@@ -1,24 +1,28 @@
-"""The roll's hot path: ``POST /api/campaigns/<id>/rolls/`` on the event loop.
+"""The roll's hot path on the event loop: ``POST /api/campaigns/<id>/rolls/`` and the roll
+bar's htmx form (``POST /campaigns/<id>/table/roll/``).
 
 A roll is the request a table sends most, and through Django and DRF it cost about 7 ms of
 CPU, most of it in the framework: the middleware stack, DRF's dispatch and serializers, and the
 hops between the event loop and the worker thread that runs synchronous views
 (docs/performance.md). Here the common roll (a public roll of valid notation by an
-authenticated member, with or without an idempotency key) runs in one coroutine on the loop:
-the caller and their membership in one statement, the rate limit in one Redis call, the roll
-and its event in one transaction on an asynchronous connection (vtt/core/adb.py), the push,
-and the answer.
+authenticated member, with or without an idempotency key) runs in one coroutine on the loop,
+with an asynchronous PostgreSQL connection (vtt/core/adb.py): one statement finds the caller,
+their membership, an earlier roll under the key, the log's head and the roll's id; the rate
+limit runs alongside it when the user is known; one more statement, its own transaction,
+writes the roll, its event and the cursor's move; then the push and the answer.
 
-It is a fast path, not a second implementation. Everything that decides what happens is the
-synchronous path's own code: the same SQL for the roll row and the log append
-(``fastsql.insert_statement``, ``services.event_rows``, ``cursor_update``, ``new_roll``), the
-same hash chain, the same group message, Django's CSRF and host checks, DRF's renderer, the
-same permission table (``permissions.can``) and bucket. Whatever is not the common case goes
-to Django unchanged, body and all, before anything is written: no credentials or bad ones,
-an outsider, an archived campaign, a hidden or whispered roll, a key seen before, a bad
-notation, an empty bucket, a body or header it does not expect, a database or Redis error.
-Django then answers exactly as it always did (401, 403, 404, 409, 400 with the message in
-the caller's language, 429 with Retry-After, 503), so every refusal has one implementation.
+It is a fast path, not a second implementation. What decides what happens is the synchronous
+path's own code: the rows come from ``services.new_roll``, ``roll_payload``, ``event_rows``,
+``cursor_update`` and ``fastsql.insert_statement`` (the same chain, the same group message),
+the checks from ``permissions.can``, Django's CSRF middleware and host validation, the same
+bucket, DRF's renderer, the view's own form and template. Whatever is not the common case goes
+to Django unchanged, body and all, before anything is written: no credentials or bad ones, an
+outsider or observer, an archived campaign, a hidden or whispered roll, a key seen before, bad
+notation, an empty bucket, a body or header it does not expect, a database or Redis error, the
+campaign's first event. Django then answers exactly as it always did (400 with the message in
+the caller's language, 401, 403, 404, 409, 429 with Retry-After, 503), so every refusal has one
+implementation. docs/design-notes.md has the reasoning; tests/vtt/table/test_fastroll.py
+compares the two paths.
 
 ``FAST_ROLLS`` turns it off; it is on only with PostgreSQL (SQLite has no asynchronous
 driver, and the embedded app serves one table).
@@ -58,7 +62,8 @@ from vtt.table.models import Visibility as V
 
 log = logging.getLogger(__name__)
 
-ROLL_PATH = re.compile(r"/api/campaigns/([0-9]{1,19})/rolls/")
+API_PATH = re.compile(r"/api/campaigns/([0-9]{1,19})/rolls/")
+FORM_PATH = re.compile(r"/campaigns/([0-9]{1,19})/table/roll/")  # the roll bar (htmx)
 BODY_MAX = 4096
 FIELDS = frozenset({"notation", "visibility", "label"})
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -81,9 +86,11 @@ class FastRolls:
         self.delegated = 0
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        match = None
+        match = form = None
         if self.enabled and scope["type"] == "http" and scope["method"] == "POST":
-            match = ROLL_PATH.fullmatch(scope["path"])
+            match = API_PATH.fullmatch(scope["path"])
+            if match is None:
+                match = form = FORM_PATH.fullmatch(scope["path"])
         if match is None:
             await self.app(scope, receive, send)
             return
@@ -93,7 +100,7 @@ class FastRolls:
         if complete:
             written: list[Roll] = []
             try:
-                answer = await self._roll(scope, int(match[1]), body, written)
+                answer = await self._roll(scope, int(match[1]), body, written, form is not None)
             except (Delegate, TimeoutError):  # TimeoutError: every connection busy
                 answer = None
             except Exception as exc:
@@ -114,22 +121,24 @@ class FastRolls:
         await self.app(scope, _replay(messages, receive), send)
 
     async def _roll(
-        self, scope: dict[str, Any], campaign_id: int, body: bytes, written: list[Roll]
+        self,
+        scope: dict[str, Any],
+        campaign_id: int,
+        body: bytes,
+        written: list[Roll],
+        form: bool,
     ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         if not 0 < campaign_id <= MAX_ID:
             raise Delegate
         if settings.SECURE_SSL_REDIRECT and scope.get("scheme") != "https":
             raise Delegate
+        if scope.get("query_string"):
+            raise Delegate  # ?format=api and the like: DRF's negotiation
         headers = _headers(scope)
-        if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-            raise Delegate
-        accept = headers.get("accept", "*/*")
-        if "text/html" in accept or not ("application/json" in accept or "*/*" in accept):
-            raise Delegate  # DRF would negotiate another renderer (the browsable API)
-        notation, label = _parse(body)
-        key = headers.get("idempotency-key") or None
-        if key is not None and not 1 <= len(key) <= services.IDEMPOTENCY_KEY_MAX:
-            raise Delegate
+        if form:
+            notation, label, key = _form_request(headers, body)
+        else:
+            notation, label, key = _api_request(headers, body)
 
         request = ASGIRequest(scope, io.BytesIO(body))
         request.get_host()  # DisallowedHost: Django answers 400
@@ -137,42 +146,112 @@ class FastRolls:
             result = roll_notation(notation, dice=RandomDice())
         except NotationError:
             raise Delegate from None  # the message, in the caller's language, is Django's
-        async with adb.pool().connection(settings.HTTP_QUEUE_SECONDS) as conn:
-            found = await _caller(conn, request, headers, campaign_id, key)
-            try:
+        found = Found()
+        try:
+            async with adb.pool().connection(settings.HTTP_QUEUE_SECONDS) as conn:
+                await _caller(conn, found, request, headers, campaign_id, key, token_ok=not form)
                 membership = found.membership
                 if found.replay or membership is None or not can(membership, Action.PLAY):
                     raise Delegate
                 if membership.campaign.is_archived or found.head is None:
                     raise Delegate  # 409, or the campaign's first event (it creates the cursor)
                 if found.charge is None:
-                    found.charge = asyncio.ensure_future(ROLL_BUCKET.atake(str(found.user.pk)))
-                # a refused hit spends nothing: Django asks again and answers 429
+                    found.charge_rate(found.user.pk)
                 if await found.charge is not True:
-                    raise Delegate
-            finally:
-                if found.charge is not None and not found.charge.done():
-                    found.charge.cancel()
-            user = found.user
-            roll = services.new_roll(
-                membership.campaign, user, result, label, V.EVERYONE, None, key
-            )
-            roll.pk = found.roll_id
-            rows = await _append(conn, roll, user, found.head)
-            written.append(roll)
+                    raise Delegate  # a refused hit spent nothing: Django asks again, says 429
+                user = found.user
+                roll = services.new_roll(
+                    membership.campaign, user, result, label, V.EVERYONE, None, key
+                )
+                roll.pk = found.roll_id
+                rows = await _append(conn, roll, user, found.head)
+                written.append(roll)
+        except BaseException as exc:
+            if not written:
+                await found.give_back(cancelled=isinstance(exc, asyncio.CancelledError))
+            raise
         await services.apush(campaign_id, services.together(services.group_messages(rows, user)))
 
+        # Django's language middleware runs before DRF reads a token: a token's user is still
+        # anonymous there, a session's is not
+        language = language_for(request)
         request.user = user
+        if form:
+            return 201, *_form_response(request, roll, language)
         data = roll_response(roll, role=membership.role)
         content = JSONRenderer().render(data)
-        language = language_for(request)
         return 201, _response_headers(content, language), content
+
+
+def _api_request(headers: dict[str, str], body: bytes) -> tuple[str, str, str | None]:
+    ctype = headers.get("content-type", "").replace(" ", "").lower()
+    if ctype not in ("application/json", "application/json;charset=utf-8"):
+        raise Delegate
+    accept = headers.get("accept", "*/*")
+    if ";" in accept or accept not in ("*/*", "application/json"):
+        # DRF would negotiate: the browsable API, or JSON with parameters (indent=4)
+        raise Delegate
+    notation, label = _parse(body)
+    key = headers.get("idempotency-key") or None
+    if key is not None and not 1 <= len(key) <= services.IDEMPOTENCY_KEY_MAX:
+        raise Delegate
+    return notation, label, key
+
+
+def _form_request(headers: dict[str, str], body: bytes) -> tuple[str, str, str | None]:
+    """The roll bar's htmx post, validated by the view's own form (``table_roll``). A plain
+    form post (no htmx: Django redirects with a flash message) goes to Django."""
+    from django.http import QueryDict
+
+    from vtt.table.views import RollForm
+
+    ctype = headers.get("content-type", "").split(";")[0].strip().lower()
+    if headers.get("hx-request") != "true" or ctype != "application/x-www-form-urlencoded":
+        raise Delegate
+    if "authorization" in headers:
+        raise Delegate  # the page is for sessions; Django decides what a header means there
+    try:
+        roll_form = RollForm(QueryDict(body, encoding=settings.DEFAULT_CHARSET))
+        valid = roll_form.is_valid()
+    except Exception:
+        raise Delegate from None
+    if not valid:
+        raise Delegate  # Django answers 400 with the form's messages
+    data = roll_form.cleaned_data
+    if data["visibility"] != V.EVERYONE or data.get("target_id") is not None:
+        raise Delegate
+    key = data["idempotency_key"] or None
+    return data["notation"], services.clean_label(data.get("label")), key
+
+
+def _form_response(
+    request: ASGIRequest, roll: Roll, language: str
+) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The view's own fragment (the roll and a fresh key for the next submit)."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from vtt.table.views import new_key
+
+    context = {"roll": roll, "created": True, "new_key": new_key(), "shown": True}
+    with translation.override(language):
+        content = render_to_string("table/table.html#roll-result", context, request).encode()
+    headers = [
+        (b"Content-Type", b"text/html; charset=utf-8"),
+        (b"Vary", b"Cookie"),
+        (b"Content-Length", str(len(content)).encode()),
+        (b"Content-Language", language.encode()),
+    ]
+    headers.extend(_STATIC_HEADERS)
+    return headers, content
 
 
 def _parse(body: bytes) -> tuple[str, str]:
     """The body DRF's ``RollRequest`` would accept unchanged, for a public roll."""
     try:
-        data = json.loads(body)
+        # as DRF reads it: UTF-8, and a byte-order mark is an error (json.loads on bytes would
+        # guess other encodings and skip the mark)
+        data = json.loads(body.decode("utf-8"))
     except ValueError:
         raise Delegate from None
     if not isinstance(data, dict) or not FIELDS.issuperset(data):
@@ -191,14 +270,36 @@ def _parse(body: bytes) -> tuple[str, str]:
 
 
 class Found:
-    """What one statement found out about the caller."""
+    """What one statement found out about the caller, and the rate limit's charge."""
 
     user: User
     membership: Membership | None
     replay: bool
     head: tuple[int, str] | None  # the campaign's log head, read without a lock
     roll_id: int  # taken from the rolls' sequence for the new roll
-    charge: asyncio.Future | None = None  # the rate limit, when it could start alongside
+
+    def __init__(self) -> None:
+        self.charge: asyncio.Future | None = None
+        self.charged: int | None = None
+
+    def charge_rate(self, user_id: int) -> None:
+        self.charged = user_id
+        self.charge = asyncio.ensure_future(ROLL_BUCKET.atake(str(user_id)))
+
+    async def give_back(self, *, cancelled: bool) -> None:
+        """The request goes to Django (or nowhere), which charges its own roll: give back a
+        token this path spent, so that a request costs one token, and a refusal none."""
+        if self.charge is None:
+            return
+        if cancelled:
+            self.charge.cancel()
+            return
+        try:
+            spent = await self.charge
+        except Exception:
+            return
+        if spent is True:
+            await ROLL_BUCKET.arefund(str(self.charged))
 
 
 _token_users: dict[str, int] = {}
@@ -206,17 +307,24 @@ TOKEN_USERS_MAX = 10_000
 
 
 async def _caller(
-    conn: Any, request: ASGIRequest, headers: dict[str, str], campaign_id: int, key: str | None
-) -> Found:
-    """The authenticated user, as DRF's authenticators find them (a ``Token`` header, else
-    the session with its CSRF check), their membership of the campaign, whether the
+    conn: Any,
+    found: Found,
+    request: ASGIRequest,
+    headers: dict[str, str],
+    campaign_id: int,
+    key: str | None,
+    *,
+    token_ok: bool = True,
+) -> None:
+    """The authenticated user, as Django and DRF find them (a ``Token`` header on the API,
+    else the session with its CSRF check), their membership of the campaign, whether the
     idempotency key names an earlier roll, the log's head and an id for the roll: one
     statement. Without a key, the rate limit runs meanwhile when the user is known before
     it (a session; a token seen before: a token never changes hands)."""
     auth = headers.get("authorization")
     if auth is not None:
         parts = auth.split()
-        if len(parts) != 2 or parts[0].lower() != "token":
+        if not token_ok or len(parts) != 2 or parts[0].lower() != "token":
             raise Delegate
         where, param = "u.id = (SELECT t.user_id FROM authtoken_token t WHERE t.key = %s)", parts[1]
         session = None
@@ -225,21 +333,14 @@ async def _caller(
         session = await _session(conn, request)
         where, param = "u.id = %s", session[SESSION_KEY]
         known = session[SESSION_KEY]
-    found = Found()
     if known is not None and key is None:
-        found.charge = asyncio.ensure_future(ROLL_BUCKET.atake(str(known)))
-    try:
-        cur = await conn.execute(_caller_sql(where), [campaign_id, key, campaign_id, param])
-        await _identify(found, await cur.fetchone(), request, session, known)
-    except BaseException:
-        if found.charge is not None:
-            found.charge.cancel()
-        raise
+        found.charge_rate(known)
+    cur = await conn.execute(_caller_sql(where), [campaign_id, key, campaign_id, param])
+    await _identify(found, await cur.fetchone(), request, session, known)
     if session is None and known is None:
         if len(_token_users) >= TOKEN_USERS_MAX:
             _token_users.clear()
         _token_users[parts[1]] = found.user.pk
-    return found
 
 
 async def _identify(
@@ -334,29 +435,39 @@ APPEND_TRIES = 5
 
 async def _append(conn: Any, roll: Roll, user: User, head: tuple[int, str]) -> list[Any]:
     """The roll and its event in one statement, which is its own transaction (autocommit):
-    the roll row, the event after ``head`` and the cursor's move to it, as ``roll_create``
-    writes them. The head was read without a lock; if another append took its place
-    meanwhile, the event's sequence number is taken (``event_seq_unique``) and the whole
-    statement fails, writing nothing: read the head again and retry."""
+    the cursor's move from ``head`` to the new event, then, only if it moved, the roll row
+    and the event, as ``roll_create`` writes them. ``head`` was read without a lock; the
+    cursor's row lock is the statement's first step and its ``WHERE`` checks the head, so
+    appends queue on that row in the order Django's path takes it (no deadlock with a
+    locked append), and if another append moved the head meanwhile nothing is written:
+    read the head again and retry."""
     import psycopg
 
     campaign_id = roll.campaign_id
     payload = services.roll_payload(roll, user)
     draft = services.Draft("roll", payload, V.EVERYONE, None)
-    head_sql = services.CURSOR_LOCK.format(table=fastsql.table(EventCursor), lock="")
+    cursor = fastsql.table(EventCursor)
+    head_sql = services.CURSOR_LOCK.format(table=cursor, lock="")
+    move = (
+        f"UPDATE {cursor} SET last_seq = %s, last_hash = %s "  # noqa: S608
+        "WHERE campaign_id = %s AND last_seq = %s RETURNING campaign_id"
+    )
     for _try in range(APPEND_TRIES):
         rows = services.event_rows(campaign_id, head, [draft], user)
-        roll_sql, roll_params, _returns, _separate = fastsql.insert_statement([roll], with_pk=True)
-        also = [(roll_sql, roll_params), services.cursor_update(campaign_id, rows)]
-        sql, params, _returns, _separate = fastsql.insert_statement(rows, also=also)
+        event = rows[0]
+        roll_sql, roll_params = fastsql.insert_from(roll, "moved_", with_pk=True)
+        event_sql, event_params = fastsql.insert_from(event, "moved_")
+        sql = f"WITH moved_ AS ({move}), roll_ AS ({roll_sql}) {event_sql}"
+        params = [event.seq, event.hash, campaign_id, head[0], *roll_params, *event_params]
         try:
             cur = await conn.execute(sql, params)
-        except psycopg.errors.UniqueViolation as exc:
-            if exc.diag.constraint_name != "event_seq_unique":
-                raise Delegate from None  # the same key raced in: Django returns the first roll
+        except psycopg.errors.UniqueViolation:
+            raise Delegate from None  # the same key raced in: Django returns the first roll
+        made = await cur.fetchall()
+        if not made:  # the head moved: nothing was written
             head = await (await conn.execute(head_sql, [campaign_id])).fetchone()
             continue
-        fastsql.inserted(rows, [pk for (pk,) in await cur.fetchall()])
+        fastsql.inserted(rows, [made[0][0]])
         fastsql.inserted([roll], None)
         return rows
     raise Delegate  # a table this busy takes the cursor lock in Django's path
