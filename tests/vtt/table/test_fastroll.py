@@ -1,0 +1,1033 @@
+"""The roll's fast path (vtt/table/fastroll.py: the rolls API and the roll bar's htmx form)
+against real PostgreSQL and Redis: a public roll it serves must write, chain, push and answer
+exactly as Django's path would, and every other request must reach Django unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import threading
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+from django.conf import settings
+from django.db import connection, connections
+from django.middleware.csrf import _get_new_csrf_string
+from django.test import Client
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from tests.conftest import make_user
+from tests.helpers import session_cookie
+from vtt.campaigns.models import Campaign, Membership, Role
+from vtt.core import adb, ratelimit
+from vtt.core.asgi_http import get_http_application
+from vtt.routing import websocket_urlpatterns
+from vtt.table import services
+from vtt.table.events import verify_chain
+from vtt.table.fastroll import FastRolls
+from vtt.table.models import EventCursor, Roll, TableEvent
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.timeout(120),
+]
+
+HOST = "localhost"
+TIMEOUT = 20
+IGNORED_HEADERS = {"content-length", "date"}
+
+
+def _needs_services() -> None:
+    if not os.environ.get("REDIS_URL") or connection.vendor != "postgresql":
+        pytest.skip("needs DATABASE_URL (PostgreSQL) and REDIS_URL: the fast path runs only there")
+
+
+# --- fixtures ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh(table):
+    """The shared table, on PostgreSQL + Redis only, with no event yet (no cursor row)."""
+    _needs_services()
+    return table
+
+
+@pytest.fixture
+def tbl(fresh):
+    """The table with its log started (a cursor at 0), as after any first event."""
+    EventCursor.objects.get_or_create(campaign=fresh.campaign)
+    return fresh
+
+
+@pytest.fixture
+def tokens(fresh) -> dict[str, str]:
+    """An API token for every member and the outsider."""
+    roles = ("referee", "player", "other_player", "observer", "outsider")
+    return {role: Token.objects.create(user=getattr(fresh, role)).key for role in roles}
+
+
+@pytest_asyncio.fixture
+async def app(fresh):
+    """The fast path in front of Django's HTTP handler. Afterwards, in the test's own event
+    loop and before the test database goes, close the loop's PostgreSQL and Redis clients
+    and the worker thread's Django connection."""
+    fast = FastRolls(get_http_application())
+    assert fast.enabled, "FAST_ROLLS is on with PostgreSQL"
+    yield fast
+    await adb.close_pool()
+    await ratelimit.close_async_clients()
+    # the ORM calls of the test ran in asgiref's worker thread: give its connection back
+    await sync_to_async(connections.close_all)()
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+    def json(self) -> dict:
+        return json.loads(self.body)
+
+    def header(self, name: str) -> str | None:
+        for key, value in self.headers:
+            if key.lower() == name.lower():
+                return value
+        return None
+
+    def header_map(self) -> dict[str, str]:
+        return {k.lower(): v for k, v in self.headers if k.lower() not in IGNORED_HEADERS}
+
+
+async def post(
+    app,
+    campaign_id: int,
+    body: dict | bytes,
+    *,
+    token: str | None = None,
+    cookies: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+    query: str = "",
+) -> Answer:
+    """A POST to the rolls API (JSON)."""
+    raw = body if isinstance(body, bytes) else json.dumps(body, ensure_ascii=False).encode()
+    sent = {"content-type": "application/json"}
+    if token is not None:
+        sent["authorization"] = f"Token {token}"
+    sent.update(headers or {})
+    path = f"/api/campaigns/{campaign_id}/rolls/" + (f"?{query}" if query else "")
+    return await send(app, path, raw, sent, cookies)
+
+
+async def post_form(
+    app,
+    campaign_id: int,
+    data: dict[str, str],
+    *,
+    cookies: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+    htmx: bool = True,
+) -> Answer:
+    """A POST of the table page's roll bar (a form, sent by htmx)."""
+    sent = {"content-type": "application/x-www-form-urlencoded"}
+    if htmx:
+        sent["hx-request"] = "true"
+    sent.update(headers or {})
+    raw = urlencode(data).encode()
+    return await send(app, f"/campaigns/{campaign_id}/table/roll/", raw, sent, cookies)
+
+
+async def send(
+    app, path: str, raw: bytes, headers: dict[str, str], cookies: dict[str, str] | None
+) -> Answer:
+    sent = {"host": HOST, "content-length": str(len(raw)), **headers}
+    if cookies:
+        sent["cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    comm = HttpCommunicator(
+        app,
+        "POST",
+        path,
+        body=raw,
+        headers=[(k.encode(), v.encode()) for k, v in sent.items()],
+    )
+    response = await comm.get_response(timeout=TIMEOUT)
+    await comm.wait(TIMEOUT)
+    return Answer(
+        response["status"],
+        [(k.decode("latin1"), v.decode("latin1")) for k, v in response["headers"]],
+        response["body"],
+    )
+
+
+def _login(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+async def session_for(user) -> dict[str, str]:
+    """Cookies for a logged-in browser with its CSRF cookie (the token goes in X-CSRFToken)."""
+    return {
+        settings.SESSION_COOKIE_NAME: await sync_to_async(_login)(user),
+        settings.CSRF_COOKIE_NAME: _get_new_csrf_string(),
+    }
+
+
+def csrf_headers(cookies: dict[str, str], origin: str | None = f"http://{HOST}") -> dict:
+    headers = {"x-csrftoken": cookies[settings.CSRF_COOKIE_NAME]}
+    if origin is not None:
+        headers["origin"] = origin
+    return headers
+
+
+@sync_to_async
+def counts(campaign_id: int) -> tuple[int, int]:
+    return (
+        Roll.objects.filter(campaign_id=campaign_id).count(),
+        TableEvent.objects.filter(campaign_id=campaign_id).count(),
+    )
+
+
+@sync_to_async
+def last_event(campaign_id: int) -> TableEvent:
+    return TableEvent.objects.filter(campaign_id=campaign_id).order_by("-seq").first()
+
+
+@sync_to_async
+def head(campaign_id: int) -> int:
+    return EventCursor.objects.get(campaign_id=campaign_id).last_seq
+
+
+@sync_to_async
+def chain(campaign_id: int) -> dict:
+    return verify_chain(campaign_id)
+
+
+@sync_to_async
+def archive(campaign: Campaign) -> None:
+    Campaign.objects.filter(pk=campaign.pk).update(archived_at=timezone.now())
+
+
+@sync_to_async
+def set_language(user, language: str) -> None:
+    type(user).objects.filter(pk=user.pk).update(language=language)
+
+
+def has_cyrillic(text: str) -> bool:
+    return re.search("[а-яё]", text.lower()) is not None
+
+
+async def refused_like_django(app, tbl, status: int, **kw) -> Answer:
+    """A request the fast path must hand to Django, which refuses it: nothing written."""
+    before = await counts(tbl.campaign.pk)
+    answer = await post(app, tbl.campaign.pk, kw.pop("body", {"notation": "1d6"}), **kw)
+    assert answer.status == status, answer.body
+    assert (app.served, app.delegated) == (0, 1)
+    assert await counts(tbl.campaign.pk) == before
+    return answer
+
+
+ws_application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+
+async def socket_for(user, campaign_id: int) -> WebsocketCommunicator:
+    cookie = await sync_to_async(session_cookie)(user)
+    comm = WebsocketCommunicator(
+        ws_application,
+        f"/ws/campaigns/{campaign_id}/",
+        headers=[(b"origin", f"http://{HOST}".encode()), (b"cookie", cookie.encode())],
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    welcome = await comm.receive_json_from(timeout=TIMEOUT)
+    assert welcome["type"] == "welcome"
+    await comm.send_json_to({"type": "hello", "last_seq": 0})
+    assert (await comm.receive_json_from(timeout=TIMEOUT))["type"] == "replay"
+    return comm
+
+
+async def next_event(comm: WebsocketCommunicator) -> dict:
+    while True:
+        frame = await comm.receive_json_from(timeout=TIMEOUT)
+        if frame["type"] == "event":
+            return frame
+
+
+# --- 1, 2: a served roll: the row, the event, the chain, the cursor, the push -------------------
+
+
+async def test_token_roll_is_served_fast_and_logged_like_djangos(app, tbl, tokens):
+    answer = await post(
+        app, tbl.campaign.pk, {"notation": "2d6+1", "label": "Атака"}, token=tokens["player"]
+    )
+    assert answer.status == 201, answer.body
+    assert (app.served, app.delegated) == (1, 0)
+    body = answer.json()
+    assert {"roll_id", "notation", "label", "total", "text", "terms", "visibility"} <= set(body)
+    assert body["notation"] == "2d6+1" and body["label"] == "Атака"
+    assert body["visibility"] == "everyone" and "commitment" not in body
+    assert 3 <= body["total"] <= 13 and len(body["terms"]) >= 1
+
+    roll = await sync_to_async(Roll.objects.get)(pk=body["roll_id"])
+    assert roll.total == body["total"] and roll.actor_id == tbl.player.pk
+    assert roll.campaign_id == tbl.campaign.pk and roll.visibility == "everyone"
+    event = await last_event(tbl.campaign.pk)
+    assert event.kind == "roll" and event.seq == 1
+    assert event.payload["roll_id"] == roll.pk and event.payload["total"] == roll.total
+    assert event.actor_id == tbl.player.pk and event.visibility == "everyone"
+    assert (await chain(tbl.campaign.pk))["ok"] is True
+    assert await head(tbl.campaign.pk) == event.seq
+
+
+async def test_served_roll_is_pushed_to_a_members_socket(app, tbl, tokens):
+    gm = await socket_for(tbl.referee, tbl.campaign.pk)
+    try:
+        answer = await post(app, tbl.campaign.pk, {"notation": "1d20"}, token=tokens["player"])
+        assert answer.status == 201 and app.served == 1
+        frame = await next_event(gm)
+        event = frame["event"]
+        assert event["seq"] == 1 and frame["prev"] == 0
+        assert event["kind"] == "roll" and event["payload"]["roll_id"] == answer.json()["roll_id"]
+        assert event["payload"]["total"] == answer.json()["total"]
+        assert event["actor"]["id"] == tbl.player.pk
+    finally:
+        await gm.disconnect()
+
+
+# --- 3: the same answer as Django's ------------------------------------------------------------
+
+
+def _differences(fast: Answer, slow: Answer) -> str:
+    a, b = fast.header_map(), slow.header_map()
+    keys = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+    return "\n".join(f"{k}: fast {a.get(k)!r}, django {b.get(k)!r}" for k in keys)
+
+
+async def _parity(app, tbl, **auth) -> tuple[Answer, Answer]:
+    fast = await post(app, tbl.campaign.pk, {"notation": "3d6", "label": "Ловкость"}, **auth)
+    assert (app.served, app.delegated) == (1, 0)
+    app.enabled = False
+    slow = await post(app, tbl.campaign.pk, {"notation": "3d6", "label": "Ловкость"}, **auth)
+    assert (app.served, app.delegated) == (1, 0)  # disabled: not even counted
+    assert fast.status == slow.status == 201
+    assert set(fast.json()) == set(slow.json())
+    return fast, slow
+
+
+async def test_parity_with_django_for_a_token_roll(app, tbl, tokens):
+    fast, slow = await _parity(app, tbl, token=tokens["player"])
+    assert fast.header_map() == slow.header_map(), _differences(fast, slow)
+
+
+async def test_parity_with_django_for_a_session_roll(app, tbl):
+    cookies = await session_for(tbl.player)
+    fast, slow = await _parity(app, tbl, cookies=cookies, headers=csrf_headers(cookies))
+    assert fast.header_map() == slow.header_map(), _differences(fast, slow)
+
+
+async def test_parity_with_django_for_a_token_roll_in_english(app, tbl, tokens):
+    """Django's language middleware runs before DRF reads the token: its 201 says
+    Content-Language: ru even for a user whose language is English."""
+    await set_language(tbl.player, "en")
+    fast, slow = await _parity(app, tbl, token=tokens["player"])
+    assert fast.header_map() == slow.header_map(), _differences(fast, slow)
+
+
+# --- 4: session and CSRF -----------------------------------------------------------------------
+
+
+async def test_session_with_csrf_is_served_fast(app, tbl):
+    cookies = await session_for(tbl.player)
+    answer = await post(
+        app, tbl.campaign.pk, {"notation": "1d6"}, cookies=cookies, headers=csrf_headers(cookies)
+    )
+    assert answer.status == 201, answer.body
+    assert (app.served, app.delegated) == (1, 0)
+    assert await counts(tbl.campaign.pk) == (1, 1)
+
+
+async def test_session_with_csrf_but_no_origin_is_served_fast(app, tbl):
+    cookies = await session_for(tbl.player)
+    answer = await post(
+        app,
+        tbl.campaign.pk,
+        {"notation": "1d6"},
+        cookies=cookies,
+        headers=csrf_headers(cookies, origin=None),
+    )
+    assert answer.status == 201, answer.body
+    assert (app.served, app.delegated) == (1, 0)
+
+
+async def test_session_without_csrf_header_goes_to_django_403(app, tbl):
+    cookies = await session_for(tbl.player)
+    answer = await refused_like_django(app, tbl, 403, cookies=cookies)
+    assert "CSRF" in answer.body.decode()
+
+
+async def test_session_with_wrong_csrf_token_goes_to_django_403(app, tbl):
+    cookies = await session_for(tbl.player)
+    await refused_like_django(
+        app, tbl, 403, cookies=cookies, headers={"x-csrftoken": _get_new_csrf_string()}
+    )
+
+
+async def test_session_with_foreign_origin_goes_to_django_403(app, tbl):
+    cookies = await session_for(tbl.player)
+    await refused_like_django(
+        app, tbl, 403, cookies=cookies, headers=csrf_headers(cookies, "http://evil.example")
+    )
+
+
+async def test_session_with_a_changed_password_goes_to_django_401(app, tbl):
+    cookies = await session_for(tbl.player)
+
+    @sync_to_async
+    def change_password():
+        tbl.player.set_password("another-password-entirely")
+        tbl.player.save()
+
+    await change_password()
+    await refused_like_django(app, tbl, 401, cookies=cookies, headers=csrf_headers(cookies))
+
+
+# --- 5: everything else is Django's answer, with nothing written -------------------------------
+
+
+async def test_no_credentials_is_djangos_401(app, tbl):
+    answer = await refused_like_django(app, tbl, 401)
+    assert answer.header("WWW-Authenticate") == "Token"
+
+
+async def test_bad_token_is_djangos_401(app, tbl):
+    await refused_like_django(app, tbl, 401, token="0" * 40)
+
+
+async def test_outsider_is_djangos_404(app, tbl, tokens):
+    await refused_like_django(app, tbl, 404, token=tokens["outsider"])
+
+
+async def test_observer_is_djangos_403(app, tbl, tokens):
+    await refused_like_django(app, tbl, 403, token=tokens["observer"])
+
+
+async def test_archived_campaign_is_djangos_409(app, tbl, tokens):
+    await archive(tbl.campaign)
+    await refused_like_django(app, tbl, 409, token=tokens["player"])
+
+
+async def test_unknown_campaign_is_djangos_404(app, tbl, tokens):
+    before = await counts(tbl.campaign.pk)
+    answer = await post(app, tbl.campaign.pk + 1000, {"notation": "1d6"}, token=tokens["player"])
+    assert answer.status == 404 and (app.served, app.delegated) == (0, 1)
+    assert await counts(tbl.campaign.pk) == before
+
+
+async def test_bad_notation_is_djangos_400_in_russian(app, tbl, tokens):
+    answer = await refused_like_django(
+        app, tbl, 400, token=tokens["player"], body={"notation": "2d"}
+    )
+    body = answer.json()
+    assert body.get("code") == "notation_syntax"
+    assert has_cyrillic(body["detail"]), body
+
+
+async def test_bad_notation_follows_the_users_language(app, tbl, tokens):
+    await set_language(tbl.player, "en")
+    answer = await refused_like_django(
+        app, tbl, 400, token=tokens["player"], body={"notation": "2d"}
+    )
+    assert not has_cyrillic(answer.json()["detail"]), answer.body
+
+
+@pytest.mark.parametrize("visibility", ["referee", "blind"])
+async def test_hidden_roll_is_served_by_django(app, tbl, tokens, visibility):
+    answer = await post(
+        app,
+        tbl.campaign.pk,
+        {"notation": "1d20", "visibility": visibility},
+        token=tokens["player"],
+    )
+    assert answer.status == 201, answer.body
+    assert (app.served, app.delegated) == (0, 1)
+    body = answer.json()
+    assert body["visibility"] == visibility and body["commitment"]
+    roll = await sync_to_async(Roll.objects.get)(pk=body["roll_id"])
+    assert roll.commitment == body["commitment"] and roll.visibility == visibility
+    assert await counts(tbl.campaign.pk) == (1, 2)  # the roll and its commitment's event
+    assert (await chain(tbl.campaign.pk))["ok"] is True
+
+
+async def test_whisper_is_served_by_django(app, tbl, tokens):
+    answer = await post(
+        app,
+        tbl.campaign.pk,
+        {"notation": "1d6", "visibility": "whisper", "target_id": tbl.referee.pk},
+        token=tokens["player"],
+    )
+    assert answer.status == 201 and (app.served, app.delegated) == (0, 1)
+    assert answer.json()["visibility"] == "whisper"
+
+
+async def test_unknown_field_is_served_by_django(app, tbl, tokens):
+    answer = await post(
+        app, tbl.campaign.pk, {"notation": "1d6", "colour": "red"}, token=tokens["player"]
+    )
+    assert answer.status == 201, answer.body  # DRF ignores fields it does not know
+    assert (app.served, app.delegated) == (0, 1)
+    assert await counts(tbl.campaign.pk) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        (b"not json", 400),
+        (b"[1, 2]", 400),
+        (json.dumps({"notation": ""}).encode(), 400),
+        (json.dumps({"notation": 5}).encode(), 201),  # DRF's CharField takes a number
+        (json.dumps({"label": "x"}).encode(), 400),
+        (json.dumps({"notation": "1d6", "visibility": "nobody"}).encode(), 400),
+        (json.dumps({"notation": "1d6", "label": " padded "}).encode(), 201),
+    ],
+    ids=["not-json", "a-list", "empty", "number", "no-notation", "bad-visibility", "padded"],
+)
+async def test_unusual_bodies_get_djangos_answer(app, tbl, tokens, body, status):
+    before = await counts(tbl.campaign.pk)
+    answer = await post(app, tbl.campaign.pk, body, token=tokens["player"])
+    assert answer.status == status, answer.body
+    assert (app.served, app.delegated) == (0, 1)
+    if status != 201:
+        assert await counts(tbl.campaign.pk) == before
+    elif b"padded" in body:
+        assert answer.json()["label"] == "padded"
+
+
+async def test_browser_accept_header_is_left_to_drf(app, tbl, tokens):
+    answer = await post(
+        app,
+        tbl.campaign.pk,
+        {"notation": "1d6"},
+        token=tokens["player"],
+        headers={"accept": "text/html,application/xhtml+xml"},
+    )
+    assert answer.status == 201 and (app.served, app.delegated) == (0, 1)
+    assert answer.header("Content-Type").startswith("text/html")
+
+
+async def test_disallowed_host_is_djangos_400(app, tbl, tokens):
+    await refused_like_django(
+        app, tbl, 400, token=tokens["player"], headers={"host": "evil.example"}
+    )
+
+
+async def test_other_methods_and_paths_go_to_django_uncounted(app, tbl, tokens):
+    comm = HttpCommunicator(
+        app,
+        "GET",
+        f"/api/campaigns/{tbl.campaign.pk}/rolls/",
+        headers=[
+            (b"host", HOST.encode()),
+            (b"authorization", f"Token {tokens['player']}".encode()),
+        ],
+    )
+    response = await comm.get_response(timeout=TIMEOUT)
+    assert response["status"] == 405
+    assert (app.served, app.delegated) == (0, 0)
+
+
+ROLL = json.dumps({"notation": "1d6", "label": "Удар"}, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    ("body", "kw"),
+    [
+        pytest.param(ROLL.encode(), {}, id="plain"),
+        pytest.param(ROLL.encode(), {"headers": {"accept": "application/json"}}, id="accept-json"),
+        pytest.param(ROLL.encode(), {"query": "format=json"}, id="format-json"),
+        pytest.param(
+            ROLL.encode(),
+            {"headers": {"content-type": "application/json; charset=utf-8"}},
+            id="charset-utf-8",
+        ),
+        pytest.param(
+            ROLL.encode(),
+            {"query": "format=api"},
+            id="format-api",
+        ),
+        pytest.param(
+            ROLL.encode(),
+            {"headers": {"accept": "application/json; indent=4"}},
+            id="accept-indent",
+        ),
+        pytest.param(
+            ROLL.encode("utf-8-sig"),
+            {},
+            id="utf-8-bom",
+        ),
+        pytest.param(
+            ROLL.encode("utf-16"),
+            {},
+            id="utf-16",
+        ),
+    ],
+)
+async def test_request_variants_get_djangos_answer(app, tbl, tokens, body, kw):
+    """The same request with the fast path on and off: the same status, content type and
+    body layout (the rolls' values differ)."""
+    fast = await post(app, tbl.campaign.pk, body, token=tokens["player"], **kw)
+    app.enabled = False
+    slow = await post(app, tbl.campaign.pk, body, token=tokens["player"], **kw)
+    seen = (fast.status, fast.header("Content-Type"), b"\n" in fast.body)
+    expected = (slow.status, slow.header("Content-Type"), b"\n" in slow.body)
+    assert seen == expected, f"fast {fast.body[:200]!r}\ndjango {slow.body[:200]!r}"
+    if slow.status == 201 and "json" in slow.header("Content-Type"):
+        assert set(fast.json()) == set(slow.json())
+        assert fast.json()["label"] == slow.json()["label"] == "Удар"
+
+
+async def test_inactive_token_user_is_djangos_401(app, tbl, tokens):
+    await sync_to_async(type(tbl.player).objects.filter(pk=tbl.player.pk).update)(is_active=False)
+    await refused_like_django(app, tbl, 401, token=tokens["player"])
+
+
+async def _chunked(app, campaign_id: int, token: str, chunks: list[bytes]) -> Answer:
+    """A request whose body arrives in several ASGI messages."""
+    headers = [
+        (b"host", HOST.encode()),
+        (b"content-type", b"application/json"),
+        (b"content-length", str(sum(map(len, chunks))).encode()),
+        (b"authorization", f"Token {token}".encode()),
+    ]
+    comm = HttpCommunicator(app, "POST", f"/api/campaigns/{campaign_id}/rolls/", headers=headers)
+    comm.sent_request = True  # the chunks go in by hand
+    for i, chunk in enumerate(chunks):
+        more = i < len(chunks) - 1
+        await comm.send_input({"type": "http.request", "body": chunk, "more_body": more})
+    response = await comm.get_response(timeout=TIMEOUT)
+    await comm.wait(TIMEOUT)
+    return Answer(response["status"], [], response["body"])
+
+
+async def test_body_in_several_messages_is_served_fast(app, tbl, tokens):
+    raw = json.dumps({"notation": "1d6", "label": "по частям"}, ensure_ascii=False).encode()
+    answer = await _chunked(app, tbl.campaign.pk, tokens["player"], [raw[:7], raw[7:20], raw[20:]])
+    assert answer.status == 201, answer.body
+    assert (app.served, app.delegated) == (1, 0)
+    assert answer.json()["label"] == "по частям"
+
+
+async def test_body_past_the_limit_goes_whole_to_django(app, tbl, tokens):
+    raw = json.dumps({"notation": "1d6", "label": "длинное"}, ensure_ascii=False).encode()
+    raw = raw[:-1] + b" " * 5000 + b"}"  # valid JSON, longer than the fast path reads
+    half = len(raw) // 2
+    answer = await _chunked(app, tbl.campaign.pk, tokens["player"], [raw[:half], raw[half:]])
+    assert answer.status == 201, answer.body
+    assert (app.served, app.delegated) == (0, 1)
+    assert answer.json()["label"] == "длинное"
+    assert await counts(tbl.campaign.pk) == (1, 1)
+
+
+# --- 6: idempotency ----------------------------------------------------------------------------
+
+
+async def test_idempotency_key_first_served_fast_then_replayed_by_django(app, tbl, tokens):
+    first = await post(
+        app,
+        tbl.campaign.pk,
+        {"notation": "1d1000"},
+        token=tokens["player"],
+        headers={"idempotency-key": "k-1"},
+    )
+    assert first.status == 201 and (app.served, app.delegated) == (1, 0)
+    assert first.header("Idempotent-Replayed") is None
+    again = await post(
+        app,
+        tbl.campaign.pk,
+        {"notation": "1d1000"},
+        token=tokens["player"],
+        headers={"idempotency-key": "k-1"},
+    )
+    assert again.status == 200, again.body
+    assert (app.served, app.delegated) == (1, 1)
+    assert again.header("Idempotent-Replayed") == "true"
+    assert again.json()["roll_id"] == first.json()["roll_id"]
+    assert again.json()["total"] == first.json()["total"]
+    assert await counts(tbl.campaign.pk) == (1, 1)
+    roll = await sync_to_async(Roll.objects.get)(pk=first.json()["roll_id"])
+    assert roll.idempotency_key == "k-1"
+
+
+async def test_same_key_from_another_user_is_their_own_roll(app, tbl, tokens):
+    for role in ("player", "other_player"):
+        answer = await post(
+            app,
+            tbl.campaign.pk,
+            {"notation": "1d6"},
+            token=tokens[role],
+            headers={"idempotency-key": "shared"},
+        )
+        assert answer.status == 201
+    assert (app.served, app.delegated) == (2, 0)
+    assert await counts(tbl.campaign.pk) == (2, 2)
+
+
+async def test_too_long_idempotency_key_is_djangos_400(app, tbl, tokens):
+    answer = await refused_like_django(
+        app, tbl, 400, token=tokens["player"], headers={"idempotency-key": "k" * 101}
+    )
+    assert answer.json().get("code") == "bad_key"
+
+
+# --- 7: rate limit -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("auth", ["token", "session"])
+async def test_burst_of_ten_then_djangos_429(app, tbl, tokens, auth):
+    if auth == "token":
+        kw = {"token": tokens["player"]}
+    else:
+        cookies = await session_for(tbl.player)
+        kw = {"cookies": cookies, "headers": csrf_headers(cookies)}
+    statuses = [
+        (await post(app, tbl.campaign.pk, {"notation": "1d6"}, **kw)).status for _ in range(10)
+    ]
+    assert statuses == [201] * 10
+    assert (app.served, app.delegated) == (10, 0)
+    limited = await post(app, tbl.campaign.pk, {"notation": "1d6"}, **kw)
+    assert limited.status == 429, limited.body
+    assert (app.served, app.delegated) == (10, 1)
+    assert limited.json()["code"] == "rate_limited" and limited.json()["retry_after"] >= 1
+    assert limited.header("Retry-After") == str(limited.json()["retry_after"])
+    assert await counts(tbl.campaign.pk) == (10, 10)
+    # another user's bucket is their own
+    other = await post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["referee"])
+    assert other.status == 201 and app.served == 11
+
+
+def _new_campaigns(user, n: int) -> list[int]:
+    """``n`` campaigns with ``user`` as a player and no event yet."""
+    ids = []
+    for i in range(n):
+        campaign = Campaign.objects.create(name=f"c{i}", ruleset="dungeon_world")
+        Membership.objects.create(campaign=campaign, user=user, role=Role.PLAYER)
+        ids.append(campaign.pk)
+    return ids
+
+
+async def test_a_roll_django_serves_costs_one_token(app, fresh):
+    """A roll the fast path hands to Django (here the campaign's first event) costs one token:
+    ten first rolls in ten new campaigns fit a burst, for each of three session users. The
+    fast path's charge runs alongside its query, so whether it spent is a race: thirty tries
+    make a missing refund show."""
+    for user in (fresh.player, fresh.other_player, fresh.referee):
+        campaigns = await sync_to_async(_new_campaigns)(user, 10)
+        cookies = await session_for(user)
+        kw = {"cookies": cookies, "headers": csrf_headers(cookies)}
+        statuses = [(await post(app, pk, {"notation": "1d6"}, **kw)).status for pk in campaigns]
+        assert statuses == [201] * 10, f"{user.username}: {statuses}"
+    assert app.served == 0
+
+
+async def test_refused_requests_spend_no_roll_tokens(app, tbl):
+    """Requests Django refuses (409: archived) spend nothing, though the fast path started
+    a charge for the session's user alongside its query."""
+    cookies = await session_for(tbl.player)
+    kw = {"cookies": cookies, "headers": csrf_headers(cookies)}
+    await archive(tbl.campaign)
+    for _ in range(30):  # whether one spends depends on a race: many make it sure
+        assert (await post(app, tbl.campaign.pk, {"notation": "1d6"}, **kw)).status == 409
+    assert (app.served, app.delegated) == (0, 30)
+    await sync_to_async(Campaign.objects.filter(pk=tbl.campaign.pk).update)(archived_at=None)
+    statuses = [
+        (await post(app, tbl.campaign.pk, {"notation": "1d6"}, **kw)).status for _ in range(10)
+    ]
+    assert statuses == [201] * 10
+
+
+# --- 8: concurrency ----------------------------------------------------------------------------
+
+
+def _extra_members(campaign: Campaign, n: int) -> list[str]:
+    keys = []
+    for i in range(n):
+        user = make_user(f"extra{i}")
+        Membership.objects.create(campaign=campaign, user=user, role=Role.PLAYER)
+        keys.append(Token.objects.create(user=user).key)
+    return keys
+
+
+def _sync_roll(campaign_id: int, user_id: int) -> int | Exception:
+    """A roll through the synchronous service in a thread of its own, as a view would (its
+    error, if any, is returned: the log is checked either way)."""
+    try:
+        campaign = Campaign.objects.get(pk=campaign_id)
+        actor = type(campaign.created_by).objects.get(pk=user_id)
+        roll, created = services.roll_create(campaign=campaign, actor=actor, notation="1d8")
+        assert created
+        return roll.pk
+    except Exception as exc:
+        return exc
+    finally:
+        connection.close()
+
+
+@sync_to_async
+def roll_log(campaign_id: int) -> tuple[list[dict], set[int]]:
+    events = list(
+        TableEvent.objects.filter(campaign_id=campaign_id)
+        .order_by("seq")
+        .values("seq", "kind", "payload")
+    )
+    rolls = set(Roll.objects.filter(campaign_id=campaign_id).values_list("pk", flat=True))
+    return events, rolls
+
+
+async def test_concurrent_fast_and_sync_rolls_keep_the_log_gapless(app, tbl):
+    keys = await sync_to_async(_extra_members)(tbl.campaign, 6)
+    fast = [
+        post(app, tbl.campaign.pk, {"notation": "1d6", "label": f"{i}"}, token=keys[i % 6])
+        for i in range(30)
+    ]
+    users = [tbl.referee.pk, tbl.player.pk, tbl.other_player.pk] * 4
+    slow = [
+        sync_to_async(_sync_roll, thread_sensitive=False)(tbl.campaign.pk, users[i])
+        for i in range(10)
+    ]
+    results = await asyncio.gather(*fast, *slow)
+    answers, sync_results = results[:30], results[30:]
+    assert app.served + app.delegated == 30
+    assert app.served > 0
+
+    made = {a.json()["roll_id"] for a in answers if a.status == 201}
+    made |= {r for r in sync_results if isinstance(r, int)}
+    events, rolls = await roll_log(tbl.campaign.pk)
+    n = len(events)
+    assert [e["seq"] for e in events] == list(range(1, n + 1))  # no gap, no duplicate
+    assert {e["kind"] for e in events} == {"roll"}
+    logged = [e["payload"]["roll_id"] for e in events]
+    assert len(set(logged)) == n  # one event per roll
+    assert set(logged) == rolls == made  # every answered roll logged, nothing else written
+    assert (await chain(tbl.campaign.pk))["ok"] is True
+    assert await head(tbl.campaign.pk) == n
+
+    failed = [a.body for a in answers if a.status != 201]
+    failed += [repr(r) for r in sync_results if not isinstance(r, int)]
+    assert not failed, failed[:3]
+    assert n == 40
+
+
+async def test_fast_roll_overlapping_a_django_append_waits_without_deadlock(
+    app, tbl, tokens, monkeypatch, caplog
+):
+    """A Django append holds the cursor row (as roll_create does between its lock and its
+    insert) while a fast roll, which read the head without a lock, writes: the fast roll
+    must wait for the row and retry after the head, not deadlock on the event's sequence
+    number (which costs deadlock_timeout and aborts one of the two)."""
+    locked, go = threading.Event(), threading.Event()
+    lock_cursor = services._lock_cursor
+
+    def slow_lock(campaign_id: int):
+        head = lock_cursor(campaign_id)  # Django's path now holds the cursor row
+        locked.set()
+        go.wait(TIMEOUT)
+        return head
+
+    monkeypatch.setattr(services, "_lock_cursor", slow_lock)
+    django_roll = asyncio.ensure_future(
+        sync_to_async(_sync_roll, thread_sensitive=False)(tbl.campaign.pk, tbl.referee.pk)
+    )
+    assert await asyncio.to_thread(locked.wait, TIMEOUT)
+    fast = asyncio.ensure_future(
+        post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+    )
+    await asyncio.sleep(0.3)  # the fast roll's statement is now waiting for the cursor row
+    go.set()
+    answer, sync_result = await asyncio.gather(fast, django_roll)
+    assert answer.status == 201, answer.body
+    assert isinstance(sync_result, int), sync_result
+    events, _rolls = await roll_log(tbl.campaign.pk)
+    assert [e["seq"] for e in events] == [1, 2]
+    assert (await chain(tbl.campaign.pk))["ok"] is True
+    assert "deadlock" not in caplog.text.lower(), caplog.text[-2000:]
+    assert (app.served, app.delegated) == (1, 0)
+
+
+# --- 9: the campaign's first event -------------------------------------------------------------
+
+
+async def test_first_roll_creates_the_cursor_in_django_then_fast(app, fresh, tokens):
+    assert not await sync_to_async(EventCursor.objects.filter(campaign=fresh.campaign).exists)()
+    first = await post(app, fresh.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+    assert first.status == 201, first.body
+    assert (app.served, app.delegated) == (0, 1)
+    assert await head(fresh.campaign.pk) == 1
+    second = await post(app, fresh.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+    assert second.status == 201
+    assert (app.served, app.delegated) == (1, 1)
+    assert await head(fresh.campaign.pk) == 2
+    assert (await chain(fresh.campaign.pk))["ok"] is True
+
+
+# --- the roll bar's htmx form (the same fast path) ---------------------------------------------
+
+
+def _fragment_shape(html: bytes) -> str:
+    """The fragment with what differs between two rolls (id, result, next key) blanked."""
+    text = html.decode()
+    text = re.sub(r'data-roll-id="\d+"', 'data-roll-id="#"', text)
+    text = re.sub(r'(<span class="roll-done-text">)[^<]*', r"\1#", text)
+    return re.sub(r'(name="idempotency_key" value=")[0-9a-f]+', r"\1#", text)
+
+
+async def test_form_roll_is_served_fast_as_a_fragment(app, tbl):
+    cookies = await session_for(tbl.player)
+    answer = await post_form(
+        app,
+        tbl.campaign.pk,
+        {"notation": "2d6+1", "label": "Руби", "idempotency_key": "first-key"},
+        cookies=cookies,
+        headers=csrf_headers(cookies),
+    )
+    assert answer.status == 201, answer.body
+    assert (app.served, app.delegated) == (1, 0)
+    assert answer.header("Content-Type") == "text/html; charset=utf-8"
+    roll = await sync_to_async(Roll.objects.get)()
+    assert roll.label == "Руби" and roll.idempotency_key == "first-key"
+    assert roll.notation == "2d6+1" and roll.actor_id == tbl.player.pk
+    html = answer.body.decode()
+    assert f'data-roll-id="{roll.pk}"' in html and roll.result["text"] in html
+    assert "<html" not in html
+    key = re.search(r'id="roll-key" name="idempotency_key" value="([0-9a-f]{32})"', html)
+    assert key and key.group(1) != "first-key"
+    event = await last_event(tbl.campaign.pk)
+    assert event.seq == 1 and event.kind == "roll" and event.payload["roll_id"] == roll.pk
+    assert (await chain(tbl.campaign.pk))["ok"] is True and await head(tbl.campaign.pk) == 1
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+async def test_form_roll_parity_with_django(app, tbl, language):
+    await set_language(tbl.player, language)
+    cookies = await session_for(tbl.player)
+    kw = {"cookies": cookies, "headers": csrf_headers(cookies)}
+    data = {"notation": "3d6", "label": "Ловкость", "idempotency_key": ""}
+    fast = await post_form(app, tbl.campaign.pk, data, **kw)
+    assert (app.served, app.delegated) == (1, 0)
+    app.enabled = False
+    slow = await post_form(app, tbl.campaign.pk, data, **kw)
+    assert fast.status == slow.status == 201
+    assert fast.header_map() == slow.header_map(), _differences(fast, slow)
+    assert _fragment_shape(fast.body) == _fragment_shape(slow.body)
+
+
+async def test_form_roll_with_the_csrf_field_and_a_quick_button_is_served_fast(app, tbl):
+    cookies = await session_for(tbl.player)
+    data = {
+        "notation": "",
+        "quick": "1d20",
+        "csrfmiddlewaretoken": cookies[settings.CSRF_COOKIE_NAME],
+    }
+    answer = await post_form(app, tbl.campaign.pk, data, cookies=cookies)
+    assert answer.status == 201, answer.body
+    assert (app.served, app.delegated) == (1, 0)
+    assert (await sync_to_async(Roll.objects.get)()).notation == "1d20"
+
+
+async def test_form_roll_without_csrf_is_djangos_403(app, tbl):
+    cookies = await session_for(tbl.player)
+    answer = await post_form(app, tbl.campaign.pk, {"notation": "1d6"}, cookies=cookies)
+    assert answer.status == 403
+    assert (app.served, app.delegated) == (0, 1)
+    assert await counts(tbl.campaign.pk) == (0, 0)
+
+
+async def test_form_roll_without_htmx_is_djangos_redirect(app, tbl):
+    cookies = await session_for(tbl.player)
+    answer = await post_form(
+        app,
+        tbl.campaign.pk,
+        {"notation": "1d6"},
+        cookies=cookies,
+        headers=csrf_headers(cookies),
+        htmx=False,
+    )
+    assert answer.status == 302 and answer.header("Location").endswith(
+        f"/campaigns/{tbl.campaign.pk}/table/"
+    )
+    assert (app.served, app.delegated) == (0, 1)
+    assert await counts(tbl.campaign.pk) == (1, 1)  # Django rolled it
+
+
+async def test_form_roll_with_a_token_is_djangos(app, tbl, tokens):
+    answer = await post_form(
+        app,
+        tbl.campaign.pk,
+        {"notation": "1d6"},
+        headers={"authorization": f"Token {tokens['player']}"},
+    )
+    assert answer.status == 403  # a page: no token there, and Django's CSRF check refuses
+    assert (app.served, app.delegated) == (0, 1)
+    assert await counts(tbl.campaign.pk) == (0, 0)
+
+
+async def test_form_roll_replayed_key_is_djangos_200(app, tbl):
+    cookies = await session_for(tbl.player)
+    kw = {"cookies": cookies, "headers": csrf_headers(cookies)}
+    data = {"notation": "1d1000", "idempotency_key": "twice"}
+    first = await post_form(app, tbl.campaign.pk, data, **kw)
+    again = await post_form(app, tbl.campaign.pk, data, **kw)
+    assert (first.status, again.status) == (201, 200)
+    assert (app.served, app.delegated) == (1, 1)
+    roll = await sync_to_async(Roll.objects.get)()
+    assert f'data-roll-id="{roll.pk}"' in again.body.decode()
+    assert 'data-created="0"' in again.body.decode()
+    assert await counts(tbl.campaign.pk) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "rolls"),
+    [
+        ({"notation": "2d"}, 400, 0),
+        ({"notation": ""}, 400, 0),
+        ({"notation": "1d6", "visibility": "referee"}, 201, 1),
+        ({"notation": "1d6", "visibility": "whisper", "target_id": "0"}, 400, 0),
+    ],
+    ids=["bad-notation", "empty", "hidden", "whisper-to-nobody"],
+)
+async def test_form_roll_uncommon_cases_are_djangos(app, tbl, data, status, rolls):
+    cookies = await session_for(tbl.player)
+    answer = await post_form(
+        app, tbl.campaign.pk, data, cookies=cookies, headers=csrf_headers(cookies)
+    )
+    assert answer.status == status, answer.body
+    assert (app.served, app.delegated) == (0, 1)
+    assert (await counts(tbl.campaign.pk))[0] == rolls
+    if status == 400:
+        assert has_cyrillic(answer.body.decode())  # the form's message, in Russian
+
+
+# --- SQLite: no fast path ----------------------------------------------------------------------
+
+
+async def test_on_sqlite_fast_rolls_are_off_and_django_answers(table):
+    if connection.vendor != "sqlite":
+        pytest.skip("checks the embedded (SQLite) configuration")
+    assert settings.FAST_ROLLS is False
+    fast = FastRolls(get_http_application())
+    token = (await sync_to_async(Token.objects.create)(user=table.player)).key
+    answer = await post(fast, table.campaign.pk, {"notation": "1d6"}, token=token)
+    assert answer.status == 201, answer.body
+    assert (fast.served, fast.delegated) == (0, 0)  # off: not even looked at
+    assert await counts(table.campaign.pk) == (1, 1)
