@@ -40,6 +40,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.core import signals
 from django.core.handlers.asgi import ASGIRequest
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -84,6 +85,7 @@ class FastRolls:
         self.enabled = settings.FAST_ROLLS
         self.served = 0
         self.delegated = 0
+        self.started = False
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         match = form = None
@@ -94,6 +96,11 @@ class FastRolls:
         if match is None:
             await self.app(scope, receive, send)
             return
+        if not self.started:
+            # Django's first request sends it: a process that serves only fast rolls must
+            # too (the settings freeze the start-up heap out of the collector's way then)
+            self.started = True
+            signals.request_started.send(sender=self.__class__, scope=scope)
         messages, body, complete = await _read_body(receive)
         if messages is None:
             return  # the client went away

@@ -1031,3 +1031,23 @@ async def test_on_sqlite_fast_rolls_are_off_and_django_answers(table):
     assert answer.status == 201, answer.body
     assert (fast.served, fast.delegated) == (0, 0)  # off: not even looked at
     assert await counts(table.campaign.pk) == (1, 1)
+
+
+async def test_a_process_serving_only_fast_rolls_still_sends_request_started_once(app, tbl, tokens):
+    """The settings freeze the start-up heap on Django's first request_started (out of the
+    collector's full passes); a process whose requests are all fast rolls must send it too."""
+    from django.core.signals import request_started
+
+    seen: list[type] = []
+
+    def handler(sender, **_kwargs) -> None:
+        seen.append(sender)
+
+    request_started.connect(handler)
+    try:
+        for _ in range(2):
+            answer = await post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+            assert answer.status == 201
+    finally:
+        request_started.disconnect(handler)
+    assert seen == [FastRolls] and (app.served, app.delegated) == (2, 0)
