@@ -44,6 +44,7 @@ from django.core import signals
 from django.core.handlers.asgi import ASGIRequest
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 from rest_framework.authentication import CSRFCheck
 from rest_framework.renderers import JSONRenderer
 
@@ -68,9 +69,6 @@ FORM_PATH = re.compile(r"/campaigns/([0-9]{1,19})/table/roll/")  # the roll bar 
 BODY_MAX = 4096
 FIELDS = frozenset({"notation", "visibility", "label"})
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
-
-
-FAILED = b'{"detail":"The roll was made but its answer failed; it is in the table log."}'
 
 
 class Delegate(Exception):
@@ -113,7 +111,8 @@ class FastRolls:
             except Exception as exc:
                 if written:  # never hand a written roll to Django: it would roll again
                     log.exception("fast roll %s written, its answer failed", written[0].pk)
-                    answer = (500, [(b"Content-Type", b"application/json")], FAILED)
+                    failed = {"detail": _("The roll was made, but its answer failed: see the log.")}
+                    answer = (500, [(b"Content-Type", b"application/json")], _json(failed))
                 elif is_unavailable(exc):
                     warn("fast roll", exc)  # Django answers 503 (or works from the fallback)
                     answer = None
@@ -547,6 +546,10 @@ def _replay(messages: list[dict[str, Any]], receive: Any) -> Any:
         return await receive()
 
     return replayed
+
+
+def _json(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, ensure_ascii=False).encode()
 
 
 async def _respond(send: Any, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:

@@ -1051,3 +1051,19 @@ async def test_a_process_serving_only_fast_rolls_still_sends_request_started_onc
     finally:
         request_started.disconnect(handler)
     assert seen == [FastRolls] and (app.served, app.delegated) == (2, 0)
+
+
+async def test_a_written_roll_is_never_handed_to_django(app, tbl, tokens, monkeypatch):
+    """If the answer fails after the roll was written, Django must not roll again: a 500
+    that says so, one roll in the log."""
+    from vtt.table import fastroll
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("the answer failed")
+
+    monkeypatch.setattr(fastroll, "roll_response", broken)
+    answer = await post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+    assert answer.status == 500 and has_cyrillic(answer.json()["detail"])
+    assert (app.served, app.delegated) == (1, 0)
+    assert await counts(tbl.campaign.pk) == (1, 1)
+    assert (await chain(tbl.campaign.pk))["ok"] is True
