@@ -201,6 +201,16 @@ def counts(campaign_id: int) -> tuple[int, int]:
     )
 
 
+async def as_player(app, tbl, tokens, body: dict | bytes, **kw) -> Answer:
+    """``post`` with the player's token: most cases here are theirs."""
+    return await post(app, tbl.campaign.pk, body, token=tokens["player"], **kw)
+
+
+async def outcome(app, answer: Answer, campaign_id: int) -> tuple[int, tuple, tuple]:
+    """Status, (served fast, handed to Django), (rolls, events) written."""
+    return answer.status, (app.served, app.delegated), await counts(campaign_id)
+
+
 @sync_to_async
 def last_event(campaign_id: int) -> TableEvent:
     return TableEvent.objects.filter(campaign_id=campaign_id).order_by("-seq").first()
@@ -295,7 +305,7 @@ async def test_token_roll_is_served_fast_and_logged_like_djangos(app, tbl, token
 async def test_served_roll_is_pushed_to_a_members_socket(app, tbl, tokens):
     gm = await socket_for(tbl.referee, tbl.campaign.pk)
     try:
-        answer = await post(app, tbl.campaign.pk, {"notation": "1d20"}, token=tokens["player"])
+        answer = await as_player(app, tbl, tokens, {"notation": "1d20"})
         assert answer.status == 201 and app.served == 1
         frame = await next_event(gm)
         event = frame["event"]
@@ -349,27 +359,12 @@ async def test_parity_with_django_for_a_token_roll_in_english(app, tbl, tokens):
 # --- 4: session and CSRF -----------------------------------------------------------------------
 
 
-async def test_session_with_csrf_is_served_fast(app, tbl):
+@pytest.mark.parametrize("origin", [f"http://{HOST}", None], ids=["origin", "no-origin"])
+async def test_session_with_csrf_is_served_fast(app, tbl, origin):
     cookies = await session_for(tbl.player)
-    answer = await post(
-        app, tbl.campaign.pk, {"notation": "1d6"}, cookies=cookies, headers=csrf_headers(cookies)
-    )
-    assert answer.status == 201, answer.body
-    assert (app.served, app.delegated) == (1, 0)
-    assert await counts(tbl.campaign.pk) == (1, 1)
-
-
-async def test_session_with_csrf_but_no_origin_is_served_fast(app, tbl):
-    cookies = await session_for(tbl.player)
-    answer = await post(
-        app,
-        tbl.campaign.pk,
-        {"notation": "1d6"},
-        cookies=cookies,
-        headers=csrf_headers(cookies, origin=None),
-    )
-    assert answer.status == 201, answer.body
-    assert (app.served, app.delegated) == (1, 0)
+    headers = csrf_headers(cookies, origin=origin)
+    answer = await post(app, tbl.campaign.pk, {"notation": "1d6"}, cookies=cookies, headers=headers)
+    assert await outcome(app, answer, tbl.campaign.pk) == (201, (1, 0), (1, 1)), answer.body
 
 
 async def test_session_without_csrf_header_goes_to_django_403(app, tbl):
@@ -455,12 +450,7 @@ async def test_bad_notation_follows_the_users_language(app, tbl, tokens):
 
 @pytest.mark.parametrize("visibility", ["referee", "blind"])
 async def test_hidden_roll_is_served_by_django(app, tbl, tokens, visibility):
-    answer = await post(
-        app,
-        tbl.campaign.pk,
-        {"notation": "1d20", "visibility": visibility},
-        token=tokens["player"],
-    )
+    answer = await as_player(app, tbl, tokens, {"notation": "1d20", "visibility": visibility})
     assert answer.status == 201, answer.body
     assert (app.served, app.delegated) == (0, 1)
     body = answer.json()
@@ -472,11 +462,8 @@ async def test_hidden_roll_is_served_by_django(app, tbl, tokens, visibility):
 
 
 async def test_whisper_is_served_by_django(app, tbl, tokens):
-    answer = await post(
-        app,
-        tbl.campaign.pk,
-        {"notation": "1d6", "visibility": "whisper", "target_id": tbl.referee.pk},
-        token=tokens["player"],
+    answer = await as_player(
+        app, tbl, tokens, {"notation": "1d6", "visibility": "whisper", "target_id": tbl.referee.pk}
     )
     assert answer.status == 201 and (app.served, app.delegated) == (0, 1)
     assert answer.json()["visibility"] == "whisper"
@@ -506,7 +493,7 @@ async def test_unknown_field_is_served_by_django(app, tbl, tokens):
 )
 async def test_unusual_bodies_get_djangos_answer(app, tbl, tokens, body, status):
     before = await counts(tbl.campaign.pk)
-    answer = await post(app, tbl.campaign.pk, body, token=tokens["player"])
+    answer = await as_player(app, tbl, tokens, body)
     assert answer.status == status, answer.body
     assert (app.served, app.delegated) == (0, 1)
     if status != 201:
@@ -516,12 +503,8 @@ async def test_unusual_bodies_get_djangos_answer(app, tbl, tokens, body, status)
 
 
 async def test_browser_accept_header_is_left_to_drf(app, tbl, tokens):
-    answer = await post(
-        app,
-        tbl.campaign.pk,
-        {"notation": "1d6"},
-        token=tokens["player"],
-        headers={"accept": "text/html,application/xhtml+xml"},
+    answer = await as_player(
+        app, tbl, tokens, {"notation": "1d6"}, headers={"accept": "text/html,application/xhtml+xml"}
     )
     assert answer.status == 201 and (app.served, app.delegated) == (0, 1)
     assert answer.header("Content-Type").startswith("text/html")
@@ -587,9 +570,9 @@ ROLL = json.dumps({"notation": "1d6", "label": "Удар"}, ensure_ascii=False)
 async def test_request_variants_get_djangos_answer(app, tbl, tokens, body, kw):
     """The same request with the fast path on and off: the same status, content type and
     body layout (the rolls' values differ)."""
-    fast = await post(app, tbl.campaign.pk, body, token=tokens["player"], **kw)
+    fast = await as_player(app, tbl, tokens, body, **kw)
     app.enabled = False
-    slow = await post(app, tbl.campaign.pk, body, token=tokens["player"], **kw)
+    slow = await as_player(app, tbl, tokens, body, **kw)
     seen = (fast.status, fast.header("Content-Type"), b"\n" in fast.body)
     expected = (slow.status, slow.header("Content-Type"), b"\n" in slow.body)
     assert seen == expected, f"fast {fast.body[:200]!r}\ndjango {slow.body[:200]!r}"
@@ -644,21 +627,13 @@ async def test_body_past_the_limit_goes_whole_to_django(app, tbl, tokens):
 
 
 async def test_idempotency_key_first_served_fast_then_replayed_by_django(app, tbl, tokens):
-    first = await post(
-        app,
-        tbl.campaign.pk,
-        {"notation": "1d1000"},
-        token=tokens["player"],
-        headers={"idempotency-key": "k-1"},
+    first = await as_player(
+        app, tbl, tokens, {"notation": "1d1000"}, headers={"idempotency-key": "k-1"}
     )
     assert first.status == 201 and (app.served, app.delegated) == (1, 0)
     assert first.header("Idempotent-Replayed") is None
-    again = await post(
-        app,
-        tbl.campaign.pk,
-        {"notation": "1d1000"},
-        token=tokens["player"],
-        headers={"idempotency-key": "k-1"},
+    again = await as_player(
+        app, tbl, tokens, {"notation": "1d1000"}, headers={"idempotency-key": "k-1"}
     )
     assert again.status == 200, again.body
     assert (app.served, app.delegated) == (1, 1)
@@ -680,8 +655,7 @@ async def test_same_key_from_another_user_is_their_own_roll(app, tbl, tokens):
             headers={"idempotency-key": "shared"},
         )
         assert answer.status == 201
-    assert (app.served, app.delegated) == (2, 0)
-    assert await counts(tbl.campaign.pk) == (2, 2)
+    assert await outcome(app, answer, tbl.campaign.pk) == (201, (2, 0), (2, 2))
 
 
 async def test_too_long_idempotency_key_is_djangos_400(app, tbl, tokens):
@@ -850,9 +824,7 @@ async def test_fast_roll_overlapping_a_django_append_waits_without_deadlock(
         sync_to_async(_sync_roll, thread_sensitive=False)(tbl.campaign.pk, tbl.referee.pk)
     )
     assert await asyncio.to_thread(locked.wait, TIMEOUT)
-    fast = asyncio.ensure_future(
-        post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
-    )
+    fast = asyncio.ensure_future(as_player(app, tbl, tokens, {"notation": "1d6"}))
     await asyncio.sleep(0.3)  # the fast roll's statement is now waiting for the cursor row
     go.set()
     answer, sync_result = await asyncio.gather(fast, django_roll)
@@ -948,9 +920,7 @@ async def test_form_roll_with_the_csrf_field_and_a_quick_button_is_served_fast(a
 async def test_form_roll_without_csrf_is_djangos_403(app, tbl):
     cookies = await session_for(tbl.player)
     answer = await post_form(app, tbl.campaign.pk, {"notation": "1d6"}, cookies=cookies)
-    assert answer.status == 403
-    assert (app.served, app.delegated) == (0, 1)
-    assert await counts(tbl.campaign.pk) == (0, 0)
+    assert await outcome(app, answer, tbl.campaign.pk) == (403, (0, 1), (0, 0)), answer.body
 
 
 async def test_form_roll_without_htmx_is_djangos_redirect(app, tbl):
@@ -1046,7 +1016,7 @@ async def test_a_process_serving_only_fast_rolls_still_sends_request_started_onc
     request_started.connect(handler)
     try:
         for _ in range(2):
-            answer = await post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+            answer = await as_player(app, tbl, tokens, {"notation": "1d6"})
             assert answer.status == 201
     finally:
         request_started.disconnect(handler)
@@ -1062,7 +1032,7 @@ async def test_a_written_roll_is_never_handed_to_django(app, tbl, tokens, monkey
         raise RuntimeError("the answer failed")
 
     monkeypatch.setattr(fastroll, "roll_response", broken)
-    answer = await post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+    answer = await as_player(app, tbl, tokens, {"notation": "1d6"})
     assert answer.status == 500 and has_cyrillic(answer.json()["detail"])
     assert (app.served, app.delegated) == (1, 0)
     assert await counts(tbl.campaign.pk) == (1, 1)
