@@ -46,6 +46,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from rest_framework.authentication import CSRFCheck
+from rest_framework.authtoken.models import Token
 from rest_framework.renderers import JSONRenderer
 
 from systems.core.dice import RandomDice
@@ -332,7 +333,9 @@ async def _caller(
         parts = auth.split()
         if not token_ok or len(parts) != 2 or parts[0].lower() != "token":
             raise Delegate
-        where, param = "u.id = (SELECT t.user_id FROM authtoken_token t WHERE t.key = %s)", parts[1]
+        tokens = fastsql.table(Token)
+        where = f"u.id = (SELECT t.user_id FROM {tokens} t WHERE t.key = %s)"  # noqa: S608
+        param = parts[1]
         session = None
         known = _token_users.get(parts[1])
     else:
