@@ -28,7 +28,6 @@ class Pool:
     def __init__(self, slots: int) -> None:
         self.slots = asyncio.Semaphore(slots)
         self.idle: deque[psycopg.AsyncConnection] = deque()
-        self.opened = 0
 
     async def _connect(self) -> psycopg.AsyncConnection:
         params: dict[str, Any] = connections["default"].get_connection_params()
@@ -39,7 +38,6 @@ class Pool:
         # of the hot path are parsed and planned once per connection, not once per request.
         params["prepare_threshold"] = 0
         conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
-        self.opened += 1
         return conn
 
     @asynccontextmanager

@@ -115,35 +115,6 @@ def _insert_sql(
 Statement = tuple[str, Sequence[Any]]
 
 
-def insert_statement(
-    objs: Sequence[M], *, also: Statement | list[Statement] | None = None, with_pk: bool = False
-) -> tuple[str, list[Any], bool, list[Statement]]:
-    """The INSERT of ``insert`` as ``(sql, params, returns_pk, separate)``: the synchronous
-    path runs it on Django's connection, the table's asynchronous roll path
-    (vtt/table/fastroll.py) on its own, so both write exactly the same rows. ``separate``
-    holds the ``also`` statements that could not ride in it (SQLite). ``with_pk`` writes
-    the instances' own primary keys (taken from the sequence beforehand) instead of
-    returning new ones."""
-    model = type(objs[0])
-    connection = connections[DB]
-    template, fields, returns_pk = _insert_sql(model, with_pk)
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = template.replace("({values})", ", ".join([row] * len(objs)))
-    params: list[Any] = []
-    extra = [] if also is None else [also] if isinstance(also, tuple) else list(also)
-    if extra and connection.vendor == "postgresql":
-        ctes = ", ".join(f"also{i}_ AS ({stmt})" for i, (stmt, _p) in enumerate(extra))
-        sql = f"WITH {ctes} {sql}"
-        for _stmt, extra_params in extra:
-            params.extend(extra_params)
-        extra = []
-    for obj in objs:
-        for field in fields:
-            value = field.pre_save(obj, add=True)
-            params.append(field.get_db_prep_save(value, connection))
-    return sql, params, returns_pk, extra
-
-
 def _base_type(db_type: str) -> str:
     return db_type.split("(")[0]
 
@@ -182,11 +153,24 @@ def insert(objs: Sequence[M], *, also: Statement | None = None) -> None:
     (SQLite has no UPDATE in ``WITH``) as a second statement after it."""
     if not objs:
         return
-    sql, params, returns_pk, separate = insert_statement(objs, also=also)
-    with connections[DB].cursor() as cursor:
+    model = type(objs[0])
+    connection = connections[DB]
+    template, fields, returns_pk = _insert_sql(model)
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = template.replace("({values})", ", ".join([row] * len(objs)))
+    params: list[Any] = []
+    together = also is not None and connection.vendor == "postgresql"
+    if together:
+        sql = f"WITH also_ AS ({also[0]}) {sql}"
+        params.extend(also[1])
+    for obj in objs:
+        for field in fields:
+            value = field.pre_save(obj, add=True)
+            params.append(field.get_db_prep_save(value, connection))
+    with connection.cursor() as cursor:
         cursor.execute(sql, params)
         # PostgreSQL returns the rows in VALUES order (bulk_create relies on it)
         pks = [pk for (pk,) in cursor.fetchall()] if returns_pk else None
-        for statement in separate:
-            cursor.execute(*statement)
+        if also is not None and not together:
+            cursor.execute(*also)
     inserted(objs, pks)

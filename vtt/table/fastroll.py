@@ -13,7 +13,7 @@ writes the roll, its event and the cursor's move; then the push and the answer.
 
 It is a fast path, not a second implementation. What decides what happens is the synchronous
 path's own code: the rows come from ``services.new_roll``, ``roll_payload``, ``event_rows``,
-``cursor_update`` and ``fastsql.insert_statement`` (the same chain, the same group message),
+``cursor_update`` and ``fastsql.insert_from`` (the same chain, the same group message),
 the checks from ``permissions.can``, Django's CSRF middleware and host validation, the same
 bucket, DRF's renderer, the view's own form and template. Whatever is not the common case goes
 to Django unchanged, body and all, before anything is written: no credentials or bad ones, an
@@ -455,19 +455,14 @@ async def _append(conn: Any, roll: Roll, user: User, head: tuple[int, str]) -> l
     campaign_id = roll.campaign_id
     payload = services.roll_payload(roll, user)
     draft = services.Draft("roll", payload, V.EVERYONE, None)
-    cursor = fastsql.table(EventCursor)
-    head_sql = services.CURSOR_LOCK.format(table=cursor, lock="")
-    move = (
-        f"UPDATE {cursor} SET last_seq = %s, last_hash = %s "  # noqa: S608
-        "WHERE campaign_id = %s AND last_seq = %s RETURNING campaign_id"
-    )
+    head_sql = services.CURSOR_LOCK.format(table=fastsql.table(EventCursor), lock="")
     for _try in range(APPEND_TRIES):
         rows = services.event_rows(campaign_id, head, [draft], user)
-        event = rows[0]
+        move, move_params = services.cursor_update(campaign_id, rows, from_seq=head[0])
         roll_sql, roll_params = fastsql.insert_from(roll, "moved_", with_pk=True)
-        event_sql, event_params = fastsql.insert_from(event, "moved_")
+        event_sql, event_params = fastsql.insert_from(rows[0], "moved_")
         sql = f"WITH moved_ AS ({move}), roll_ AS ({roll_sql}) {event_sql}"
-        params = [event.seq, event.hash, campaign_id, head[0], *roll_params, *event_params]
+        params = [*move_params, *roll_params, *event_params]
         try:
             cur = await conn.execute(sql, params)
         except psycopg.errors.UniqueViolation:

@@ -95,7 +95,7 @@ def event_rows(
     campaign_id: int, head: tuple[int, str], events: list[Draft], actor: User | None
 ) -> list[TableEvent]:
     """The new events after ``head`` (the locked cursor's last sequence number and hash), each
-    hash over the one before. Shared by ``publish_many`` and the asynchronous roll path
+    hash over the one before. Shared by ``publish_many`` and the roll's fast path
     (vtt/table/fastroll.py), so both append exactly the same chain."""
     last_seq, last_hash = head
     rows: list[TableEvent] = []
@@ -118,13 +118,21 @@ def event_rows(
     return rows
 
 
-def cursor_update(campaign_id: int, rows: list[TableEvent]) -> tuple[str, list[Any]]:
-    """The cursor's move past ``rows``, to ride in their INSERT (``fastsql.insert(also=)``)."""
-    return (
+def cursor_update(
+    campaign_id: int, rows: list[TableEvent], *, from_seq: int | None = None
+) -> tuple[str, list[Any]]:
+    """The cursor's move past ``rows``, to ride in their INSERT (``fastsql.insert(also=)``).
+    With ``from_seq`` it moves only from that head and returns the row it moved (the roll's
+    fast path inserts from it: vtt/table/fastroll.py)."""
+    sql = (
         f"UPDATE {fastsql.table(EventCursor)} SET last_seq = %s, last_hash = %s "  # noqa: S608
-        "WHERE campaign_id = %s",
-        [rows[-1].seq, rows[-1].hash, campaign_id],
+        "WHERE campaign_id = %s"
     )
+    params: list[Any] = [rows[-1].seq, rows[-1].hash, campaign_id]
+    if from_seq is not None:
+        sql += " AND last_seq = %s RETURNING campaign_id"
+        params.append(from_seq)
+    return sql, params
 
 
 def group_messages(rows: list[TableEvent], actor: User | None) -> list[dict[str, Any]]:
