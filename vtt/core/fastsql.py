@@ -125,13 +125,23 @@ def insert_from(obj: models.Model, source: str, *, with_pk: bool = False) -> Sta
     yields none, and only after it ran. Each value is cast to its column's type, as a
     parameter in a SELECT list has none of its own."""
     connection = connections[DB]
-    template, fields, _returns_pk = _insert_sql(type(obj), with_pk)
+    sql, fields = _insert_from_sql(type(obj), source, with_pk)
+    params = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
+    return sql, params
+
+
+@cache
+def _insert_from_sql(
+    model: type[models.Model], source: str, with_pk: bool
+) -> tuple[str, tuple[models.Field, ...]]:
+    """Built once per model: the fast roll path writes with it on every roll."""
+    connection = connections[DB]
+    template, fields, _returns_pk = _insert_sql(model, with_pk)
     # the type without its length: a cast to varchar(n) would cut a long value silently, where
     # the column refuses it
     values = ", ".join(f"CAST(%s AS {_base_type(f.db_type(connection))})" for f in fields)
     sql = template.replace("VALUES ({values})", f"SELECT {values} FROM {source}")  # noqa: S608
-    params = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
-    return sql, params
+    return sql, fields
 
 
 def inserted(objs: Sequence[M], pks: Sequence[Any] | None) -> None:
