@@ -4,7 +4,7 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "vtt.settings")
 
-from vtt.core.asgi_http import get_http_application, warm_up
+from vtt.core.asgi_http import get_http_application, skip_twisted_form_parsing, warm_up
 
 django_asgi_app = get_http_application()
 
@@ -18,6 +18,7 @@ from vtt.routing import websocket_urlpatterns  # noqa: E402
 from vtt.table.fastroll import FastRolls  # noqa: E402
 
 warm_up()
+skip_twisted_form_parsing()
 
 if settings.EMBEDDED_WORKER:
     from vtt.core.worker import start_embedded_worker

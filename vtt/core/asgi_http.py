@@ -25,6 +25,7 @@ already given up, and served a fraction of its capacity (docs/performance.md).
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -135,3 +136,28 @@ def warm_up() -> None:
     # The first reverse() builds the whole URLconf's reverse index (a quarter of a second
     # here), and every token move reverses: do it now, not inside a player's first drag.
     resolver.reverse_dict  # noqa: B018
+
+
+def skip_twisted_form_parsing() -> None:
+    """Stop Twisted parsing every POST body into ``request.args`` for daphne.
+
+    Twisted's ``Request.requestReceived`` parses the Content-Type of every POST with the
+    ``email`` package and then the body itself (urlencoded, or multipart: a whole map upload
+    through ``email.message_from_bytes``) into ``args``. Daphne never reads ``args``: it hands
+    the raw body to the application, which parses it again. The Content-Type parse alone was
+    about 3% of a web process's CPU at 100 rolls a second (docs/performance.md)."""
+    try:
+        from daphne.http_protocol import WebRequest
+    except ImportError:  # not under daphne (the embedded runserver, tests)
+        return
+    if getattr(WebRequest, "_vtt_no_form_parsing", False):
+        return
+    init = WebRequest.__init__
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("parsePOSTFormSubmission", False)
+        init(self, *args, **kwargs)
+
+    WebRequest.__init__ = __init__
+    WebRequest._vtt_no_form_parsing = True
