@@ -43,7 +43,13 @@ class Pool:
     @asynccontextmanager
     async def connection(self, timeout: float):
         """A connection in autocommit mode (``conn.transaction()`` for a transaction)."""
-        await asyncio.wait_for(self.slots.acquire(), timeout)
+        if self.slots.locked():
+            await asyncio.wait_for(self.slots.acquire(), timeout)
+        else:
+            # A free slot is taken without suspending: wait_for would wrap the acquire in a
+            # task and give the loop a turn first, in which a busy process delivers other
+            # tables' frames (docs/performance.md, session 6).
+            await self.slots.acquire()
         try:
             conn = None
             while self.idle and conn is None:
