@@ -148,7 +148,7 @@ def skip_twisted_form_parsing() -> None:
     about 3% of a web process's CPU at 100 rolls a second (docs/performance.md)."""
     try:
         from daphne.http_protocol import WebRequest
-    except ImportError:  # not under daphne (the embedded runserver, tests)
+    except ImportError:  # daphne is a dependency; under another ASGI server, nothing to do
         return
     if getattr(WebRequest, "_vtt_no_form_parsing", False):
         return
