@@ -214,6 +214,9 @@ HTTP_QUEUE_SECONDS = env.float("HTTP_QUEUE_SECONDS", default=3.0)
 # asynchronous driver). FAST_ROLLS_CONNECTIONS bounds its connections per web process.
 FAST_ROLLS = env.bool("FAST_ROLLS", default=_db["ENGINE"] == "django.db.backends.postgresql")
 FAST_ROLLS_CONNECTIONS = env.int("FAST_ROLLS_CONNECTIONS", default=4)
+# A fast roll's answer says where its time went (Server-Timing: the caller's statement, the
+# rate limit, the write, the push); make bench reads it
+SERVER_TIMING = env.bool("SERVER_TIMING", default=True)
 # The shortest dungeon turn the API accepts (tests and demos use seconds; tables use minutes).
 CLOCK_MIN_SECONDS = env.int("CLOCK_MIN_SECONDS", default=60)
 CELERY_BEAT_SCHEDULE = {

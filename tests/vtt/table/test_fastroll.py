@@ -44,7 +44,9 @@ pytestmark = [
 
 HOST = "localhost"
 TIMEOUT = 20
-IGNORED_HEADERS = {"content-length", "date"}
+# Server-Timing: only the fast path says where its time went (test_server_timing_*)
+IGNORED_HEADERS = {"content-length", "date", "server-timing"}
+STAGES = ["roll", "caller", "rate", "write", "push", "answer", "app"]
 
 
 def _needs_services() -> None:
@@ -300,6 +302,51 @@ async def test_token_roll_is_served_fast_and_logged_like_djangos(app, tbl, token
     assert event.actor_id == tbl.player.pk and event.visibility == "everyone"
     assert (await chain(tbl.campaign.pk))["ok"] is True
     assert await head(tbl.campaign.pk) == event.seq
+
+
+def _timing(answer: Answer) -> list[tuple[str, float]]:
+    value = answer.header("Server-Timing")
+    assert value, "a fast roll's answer has Server-Timing"
+    parts = []
+    for part in value.split(","):
+        name, _, dur = part.strip().partition(";dur=")
+        parts.append((name, float(dur)))
+    return parts
+
+
+@pytest.mark.parametrize("form", [False, True], ids=["api", "form"])
+async def test_server_timing_says_where_a_fast_rolls_time_went(app, tbl, tokens, form):
+    if form:
+        cookies = await session_for(tbl.player)
+        data = {"notation": "1d6", "idempotency_key": ""}
+        answer = await post_form(
+            app, tbl.campaign.pk, data, cookies=cookies, headers=csrf_headers(cookies)
+        )
+    else:
+        answer = await post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+    assert answer.status == 201 and (app.served, app.delegated) == (1, 0)
+    parts = _timing(answer)
+    assert [name for name, _ in parts] == STAGES
+    assert all(dur >= 0 for _, dur in parts)
+    *steps, (_, total) = parts
+    # the steps follow one another from the first to the last: they add up to the whole
+    assert total > 0 and abs(sum(dur for _, dur in steps) - total) < 0.01
+    assert dict(parts)["write"] > 0  # a statement to PostgreSQL takes time
+
+
+async def test_server_timing_can_be_turned_off(app, tbl, tokens, settings):
+    settings.SERVER_TIMING = False
+    answer = await post(app, tbl.campaign.pk, {"notation": "1d6"}, token=tokens["player"])
+    assert answer.status == 201 and (app.served, app.delegated) == (1, 0)
+    assert answer.header("Server-Timing") is None
+
+
+async def test_djangos_answer_has_no_server_timing(app, tbl, tokens):
+    answer = await post(
+        app, tbl.campaign.pk, {"notation": "1d6", "visibility": "referee"}, token=tokens["referee"]
+    )
+    assert answer.status == 201 and (app.served, app.delegated) == (0, 1)
+    assert answer.header("Server-Timing") is None
 
 
 async def test_served_roll_is_pushed_to_a_members_socket(app, tbl, tokens):
