@@ -498,15 +498,12 @@ class FogTracker:
     def __init__(self, report: Report) -> None:
         self.report = report
         self.maps: dict[int, MapFog] = {}
-        # (map id, fog version) -> (the map's geometry, revealed cells); and per map, what the
-        # browser knew over time (for the race between an image URL and the image served).
+        # (map id, fog version) -> (the map's geometry, revealed cells)
         self.versions: dict[tuple[int, int], MapFog] = {}
-        self.timeline: dict[int, list[tuple[float, MapFog]]] = {}
 
-    def _remember(self, map_id: int, state: MapFog, t: float) -> None:
+    def _remember(self, map_id: int, state: MapFog) -> None:
         copy = MapFog(**{**state.__dict__, "revealed": set(state.revealed)})
         self.versions[(map_id, state.version)] = copy
-        self.timeline.setdefault(map_id, []).append((t, copy))
 
     def snapshot(self, d: dict[str, Any], walker: Walker) -> None:
         m = d["map"]
@@ -538,7 +535,7 @@ class FogTracker:
         known = self.maps.get(map_id)
         if known is None or state.seq >= known.seq:
             self.maps[map_id] = state
-        self._remember(map_id, state, walker.item.t)
+        self._remember(map_id, state)
 
     def event(self, event: dict[str, Any], walker: Walker) -> None:
         payload = event["payload"]
@@ -563,7 +560,7 @@ class FogTracker:
                 state.revealed -= cells
             state.version = int(payload.get("fog_version") or state.version)
             state.seq = seq
-            self._remember(map_id, state, walker.item.t)
+            self._remember(map_id, state)
             for token in payload.get("tokens") or []:
                 if not state.token_seen(token):
                     walker.leak("a token in the fog in a map.fog event", token)
@@ -584,8 +581,9 @@ class FogTracker:
             walker.leak("a note in the fog in a map.note event", payload)
 
     def check_image(self, item: Item) -> None:
-        """A player's masked background: every cell fogged both in the version the URL names
-        and in what the browser knew when the image arrived must be the fog colour."""
+        """A player's masked background: every cell fogged in the version the URL names must be
+        the fog colour. The server answers an older version's URL with a redirect to the current
+        one (``vtt/maps/views.py``), so what arrives under a URL is exactly that version."""
         match = PLAYER_BACKGROUND.search(item.url)
         if not match or item.status != 200 or not item.image:
             return
@@ -593,8 +591,6 @@ class FogTracker:
         named = self.versions.get((map_id, version))
         if named is None:
             return
-        known = [s for t, s in self.timeline.get(map_id, []) if t <= item.t]
-        latest = known[-1] if known else named
         from PIL import Image
 
         try:
@@ -610,7 +606,7 @@ class FogTracker:
         for row in range(named.height):
             for col in range(named.width):
                 index = row * named.width + col
-                if index in named.revealed or index in latest.revealed:
+                if index in named.revealed:
                     continue
                 self.report.cells_checked += 1
                 corners = cell_polygon(

@@ -208,14 +208,19 @@ def note_data(note: MapNote, *, referee: bool) -> dict[str, Any]:
     return data
 
 
+def background_version(m: Map, *, referee: bool) -> str:
+    """What names one exact image in the background's URL: the players' copy changes with the
+    fog as well as with the upload."""
+    return f"{m.bg_version}" if referee else f"{m.bg_version}-{m.fog_version}"
+
+
 def background_data(m: Map, *, referee: bool, fog: Fog, urls: Urls) -> dict[str, Any] | None:
     if not m.background:
         return None
     if not referee and fog.count() == 0:
         return None  # nothing revealed: nothing to show, nothing to fetch
-    version = f"{m.bg_version}" if referee else f"{m.bg_version}-{m.fog_version}"
     return {
-        "url": f"{urls.background}?v={version}",
+        "url": f"{urls.background}?v={background_version(m, referee=referee)}",
         "width": m.bg_width,
         "height": m.bg_height,
     }

@@ -498,13 +498,23 @@ def map_background(request: HttpRequest, pk: int, map_id: int) -> HttpResponse:
     m = selectors.map_for(membership, map_id)
     if not m.background:
         raise Http404
-    if membership.role == Role.REFEREE:
+    referee = membership.role == Role.REFEREE
+    version = selectors.background_version(m, referee=referee)
+    asked = request.GET.get("v")
+    if asked is not None and asked != version:
+        # The URL is cached for a day, so it must only ever hold the image it names: a browser
+        # that asks for a fog version the referee has already changed is sent to the current
+        # one, never handed the current image under the old name.
+        response = redirect(f"{request.path}?v={version}")
+        response["Cache-Control"] = "no-store"
+        return response
+    if referee:
         path = images.media_path(m.background)
     else:
         path = images.masked_background(m)
         if path is None:
             raise Http404
-    return _image_response(path)
+    return _image_response(path, cache=asked is not None)
 
 
 @login_required
@@ -520,13 +530,15 @@ def token_image(request: HttpRequest, pk: int, map_id: int, token_id: int) -> Ht
     return _image_response(images.media_path(token.image))
 
 
-def _image_response(path) -> HttpResponse:
+def _image_response(path, *, cache: bool = True) -> HttpResponse:
+    """``cache``: the URL names this exact image (its version), so the browser may keep it for a
+    day; otherwise it must ask again. Private either way: a shared cache must not keep one
+    user's view."""
     if path is None or not path.exists():
         raise Http404
     content_type = images.CONTENT_TYPES.get(path.suffix, "application/octet-stream")
     response = FileResponse(path.open("rb"), content_type=content_type)
-    # The URL carries the version; private: a shared cache must not keep one user's view.
-    response["Cache-Control"] = "private, max-age=86400"
+    response["Cache-Control"] = "private, max-age=86400" if cache else "private, no-cache"
     return response
 
 

@@ -145,7 +145,8 @@ def test_players_background_is_masked_under_the_fog(scene, table, client_for):
     full = fetch_image(client_for(table.referee), url)
     assert is_red(full.getpixel((350, 200)))  # the referee sees everything
     for role in WATCHERS:
-        seen = fetch_image(client_for(table.user(role)), f"{url}?v=x")
+        state = client_for(table.user(role)).get(f"/api/campaigns/{table.campaign.pk}/maps/{m.pk}/")
+        seen = fetch_image(client_for(table.user(role)), state.json()["background"]["url"])
         assert seen.size == full.size
         assert not any(is_red(p) for p in seen.get_flattened_data()), role
         assert seen.getpixel((100, 200))[1] > 150  # the revealed half is there
@@ -159,6 +160,40 @@ def test_players_background_is_masked_under_the_fog(scene, table, client_for):
     assert any(is_red(p) for p in red[10:40])  # column 5 (x 200–240) is now visible
     assert not any(is_red(p) for p in red[45:])  # columns 6–9 still are not
     assert not cached.exists() and images.media_path(images.masked_name(m)).exists()
+
+
+def test_a_background_url_only_ever_holds_the_image_it_names(scene, table, client_for):
+    """A browser keeps the image for a day under its URL, so a URL naming a fog version the
+    referee has since changed must not be answered with the current image: it is redirected."""
+    m = services.background_set(
+        map=scene.map, actor=table.referee, upload=upload(striped_background())
+    )
+    player = client_for(table.player)
+    state_url = f"/api/campaigns/{table.campaign.pk}/maps/{m.pk}/"
+    old = player.get(state_url).json()["background"]["url"]
+    assert old.endswith(f"?v={m.bg_version}-{m.fog_version}")
+    resp = player.get(old)
+    assert resp.status_code == 200 and resp["Cache-Control"] == "private, max-age=86400"
+    services.fog_change(map=m, actor=table.referee, reveal=True, rect=[5, 0, 5, 9])
+    new = player.get(state_url).json()["background"]["url"]
+    assert new != old
+    resp = player.get(old)
+    assert resp.status_code == 302 and resp["Location"] == new
+    assert resp["Cache-Control"] == "no-store"
+    seen = fetch_image(player, new)
+    assert any(is_red(seen.getpixel((x, 200))) for x in range(210, 240))  # column 5 is in view
+    # with no version the image is served, but the browser must ask again next time
+    resp = player.get(new.split("?")[0])
+    assert resp.status_code == 200 and resp["Cache-Control"] == "private, no-cache"
+    # the referee's URL follows the upload's version the same way
+    referee = client_for(table.referee)
+    ref_url = referee.get(state_url).json()["background"]["url"]
+    assert referee.get(ref_url).status_code == 200
+    m = services.background_set(map=m, actor=table.referee, upload=upload(striped_background()))
+    resp = referee.get(ref_url)
+    assert resp.status_code == 302 and resp["Location"].endswith(f"?v={m.bg_version}")
+    # an outsider learns nothing from a redirect
+    assert client_for(table.outsider).get(old).status_code == 404
 
 
 def test_nothing_revealed_means_no_background_at_all(table, client_for):
