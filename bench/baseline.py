@@ -32,8 +32,44 @@ TOKEN_PATH = re.compile(r"^/api/campaigns/(\d+)/maps/(\d+)/tokens/(\d+)/move/$")
 MAX_BODY = 64 * 1024
 
 
+class Writer:
+    """``--write-dsn``: each event is inserted and committed in PostgreSQL before it is broadcast,
+    the one step no design of the table can skip (a roll is never lost). The floor with a
+    durable write: how much of the gap to the real server that write alone explains."""
+
+    def __init__(self, dsn: str, size: int = 4) -> None:
+        self.dsn, self.size = dsn, size
+        self.pool: asyncio.Queue = asyncio.Queue()
+
+    async def open(self) -> None:
+        import psycopg
+
+        for _ in range(self.size):
+            conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+            self.pool.put_nowait(conn)
+        conn = await self.pool.get()
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS bench_floor_event (table_id int, seq int, "
+            "payload jsonb, PRIMARY KEY (table_id, seq))"
+        )
+        await conn.execute("TRUNCATE bench_floor_event")
+        self.pool.put_nowait(conn)
+
+    async def write(self, table: int, seq: int, payload: str) -> None:
+        conn = await self.pool.get()
+        try:
+            await conn.execute(
+                "INSERT INTO bench_floor_event (table_id, seq, payload) VALUES (%s, %s, %s)",
+                (table, seq, payload),
+            )
+        finally:
+            self.pool.put_nowait(conn)
+
+
 class Tables:
-    def __init__(self, plan: dict[str, Any] | None = None) -> None:
+    def __init__(self, plan: dict[str, Any] | None = None, writer: Writer | None = None) -> None:
+        self.writer = writer
+        self.locks: dict[int, asyncio.Lock] = {}
         self.sockets: dict[int, set[ServerConnection]] = {}
         self.seq: dict[int, int] = {}
         self.sheet_table = {
@@ -62,7 +98,7 @@ class Tables:
         finally:
             self.sockets[table].discard(ws)
 
-    def roll(self, table: int, body: dict[str, Any]) -> dict[str, Any]:
+    async def roll(self, table: int, body: dict[str, Any]) -> dict[str, Any]:
         faces = [random.randint(1, 6), random.randint(1, 6)]
         payload = {
             "notation": "2d6+1",
@@ -72,10 +108,10 @@ class Tables:
             "terms": [{"dice": "2d6", "faces": faces}],
             "actor_name": "bench",
         }
-        payload["roll_id"] = self._broadcast(table, "roll", payload)
+        payload["roll_id"] = await self._broadcast(table, "roll", payload)
         return payload
 
-    def move(self, cid: int, move: str) -> dict[str, Any]:
+    async def move(self, cid: int, move: str) -> dict[str, Any]:
         faces = [random.randint(1, 6), random.randint(1, 6)]
         total = sum(faces)
         band = "10+" if total >= 10 else "7-9" if total >= 7 else "6-"
@@ -87,19 +123,43 @@ class Tables:
             "resolves": None,
             "outcome": {"move": move, "total": total, "band": band, "faces": faces},
         }
-        self._broadcast(self.sheet_table.get(cid, 0), "move", payload)
+        await self._broadcast(self.sheet_table.get(cid, 0), "move", payload)
         return {"outcome": payload["outcome"], "pending_id": None}
 
-    def token(self, table: int, map_id: int, token_id: int, body: dict[str, Any]) -> dict:
+    async def token(self, table: int, map_id: int, token_id: int, body: dict[str, Any]) -> dict:
         token = {"id": token_id, "col": int(body["col"]), "row": int(body["row"]), "cells": 1}
         payload = {"map_id": map_id, "token": token, "audience": "players"}
-        self._broadcast(table, "map.token", payload)
+        await self._broadcast(table, "map.token", payload)
         return {"token": token, "distance": 1}
 
-    def _broadcast(self, table: int, kind: str, payload: dict[str, Any]) -> int:
+    async def _broadcast(self, table: int, kind: str, payload: dict[str, Any]) -> int:
         """Number the event, wrap it as the table does and send it to the table's sockets."""
+        if self.writer is None:
+            return self._send(table, kind, payload)
+        async with self.locks.setdefault(table, asyncio.Lock()):  # written and sent in order
+            return await self._send_written(table, kind, payload)
+
+    async def _send_written(self, table: int, kind: str, payload: dict[str, Any]) -> int:
+        seq = self.seq.get(table, 0) + 1
+        frame = self._frame(table, seq, kind, payload)
+        await self.writer.write(table, seq, frame)
+        self.seq[table] = seq
+        broadcast(
+            self.sockets.get(table, ()), f'{{"type":"event","prev":{seq - 1},"event":{frame}}}'
+        )
+        return seq
+
+    def _send(self, table: int, kind: str, payload: dict[str, Any]) -> int:
         seq = self.seq.get(table, 0) + 1
         self.seq[table] = seq
+        frame = self._frame(table, seq, kind, payload)
+        broadcast(
+            self.sockets.get(table, ()), f'{{"type":"event","prev":{seq - 1},"event":{frame}}}'
+        )
+        return seq
+
+    @staticmethod
+    def _frame(table: int, seq: int, kind: str, payload: dict[str, Any]) -> str:
         event = {
             "seq": seq,
             "kind": kind,
@@ -110,10 +170,7 @@ class Tables:
             "created_at": datetime.now(UTC).isoformat(),
             "hash": "0" * 64,
         }
-        frame = json.dumps(event, ensure_ascii=False)
-        message = f'{{"type":"event","prev":{seq - 1},"event":{frame}}}'
-        broadcast(self.sockets.get(table, ()), message)
-        return seq
+        return json.dumps(event, ensure_ascii=False)
 
     async def http(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -132,12 +189,21 @@ class Tables:
                 body = await reader.readexactly(length) if length else b""
                 status, data = "404 Not Found", {"detail": "not found"}
                 if method == "POST" and (match := ROLL_PATH.match(path)):
-                    status, data = "201 Created", self.roll(int(match.group(1)), json.loads(body))
+                    status, data = (
+                        "201 Created",
+                        await self.roll(int(match.group(1)), json.loads(body)),
+                    )
                 elif method == "POST" and (match := MOVE_PATH.match(path)):
-                    status, data = "201 Created", self.move(int(match.group(1)), match.group(2))
+                    status, data = (
+                        "201 Created",
+                        await self.move(int(match.group(1)), match.group(2)),
+                    )
                 elif method == "POST" and (match := TOKEN_PATH.match(path)):
                     table, map_id, token_id = (int(g) for g in match.groups())
-                    status, data = "200 OK", self.token(table, map_id, token_id, json.loads(body))
+                    status, data = (
+                        "200 OK",
+                        await self.token(table, map_id, token_id, json.loads(body)),
+                    )
                 out = json.dumps(data).encode()
                 writer.write(
                     f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
@@ -152,9 +218,17 @@ class Tables:
 
 
 async def main_async(
-    ws_port: int, http_port: int, max_seconds: float, plan: dict[str, Any] | None = None
+    ws_port: int,
+    http_port: int,
+    max_seconds: float,
+    plan: dict[str, Any] | None = None,
+    write_dsn: str | None = None,
 ) -> None:
-    tables = Tables(plan)
+    writer = None
+    if write_dsn:
+        writer = Writer(write_dsn)
+        await writer.open()
+    tables = Tables(plan, writer)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
@@ -175,12 +249,13 @@ def main() -> None:
     parser.add_argument("--http-port", type=int, required=True)
     parser.add_argument("--max-seconds", type=float, required=True, help="hard deadline")
     parser.add_argument("--plan", help="the bench plan: which table each sheet is on")
+    parser.add_argument("--write-dsn", help="commit each event to this PostgreSQL first")
     args = parser.parse_args()
     plan = None
     if args.plan:
         with open(args.plan) as f:
             plan = json.load(f)
-    asyncio.run(main_async(args.ws_port, args.http_port, args.max_seconds, plan))
+    asyncio.run(main_async(args.ws_port, args.http_port, args.max_seconds, plan, args.write_dsn))
 
 
 if __name__ == "__main__":

@@ -95,7 +95,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--warmup", type=float, default=0.0, help="leave the first seconds out of percentiles"
     )
-    p.add_argument("--phases", default="vtt,baseline", help="vtt, baseline or both")
+    p.add_argument(
+        "--phases",
+        default="vtt,baseline",
+        help="vtt, baseline (the floor) and floorpg (the floor committing each event to "
+        "PostgreSQL before sending it), comma-separated",
+    )
     p.add_argument("--http-client", choices=["raw", "httpx"], default="raw")
     p.add_argument(
         "--daphne-procs",
@@ -646,7 +651,14 @@ def celery_worker(
 
 
 @contextlib.contextmanager
-def baseline_server(args: argparse.Namespace, work: Path, plan_path: Path) -> Iterator[Phase]:
+def baseline_server(
+    args: argparse.Namespace,
+    work: Path,
+    plan_path: Path,
+    write_dsn: str | None = None,
+) -> Iterator[Phase]:
+    """The floor (bench/baseline.py); with ``write_dsn`` it commits each event first."""
+    name = "floorpg" if write_dsn else "baseline"
     ws_port, http_port = free_port(), free_port()
     budget = 300 + 0.1 * args.tables * args.clients + args.duration
     proc = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
@@ -662,13 +674,14 @@ def baseline_server(args: argparse.Namespace, work: Path, plan_path: Path) -> It
             str(budget),
             "--plan",
             str(plan_path),
+            *(["--write-dsn", write_dsn] if write_dsn else []),
         ],
         cwd=ROOT,
-        stdout=(work / "baseline.log").open("wb"),
+        stdout=(work / f"{name}.log").open("wb"),
         stderr=subprocess.STDOUT,
     )
     phase = Phase(
-        "baseline",
+        name,
         f"http://127.0.0.1:{http_port}",
         f"ws://127.0.0.1:{ws_port}",
         f"http://127.0.0.1:{ws_port}",
@@ -712,8 +725,8 @@ def python_speed() -> float:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     phases = {p.strip() for p in args.phases.split(",") if p.strip()}
-    if not phases <= {"vtt", "baseline"} or not phases:
-        raise SystemExit("--phases takes vtt, baseline or vtt,baseline")
+    if not phases <= {"vtt", "baseline", "floorpg"} or not phases:
+        raise SystemExit("--phases takes vtt, baseline and floorpg, comma-separated")
     admin_url, redis_base = pg_admin_url(), redis_base_url()
     _loopback(admin_url)
     _loopback(redis_base)
@@ -796,6 +809,12 @@ def main(argv: list[str] | None = None) -> int:
                     with baseline_server(args, work, plan_path) as phase:
                         summaries["baseline"] = run_phase(phase, args, plan_path, work, redis_url)
                     _print(summaries["baseline"])
+                if "floorpg" in phases:
+                    with baseline_server(args, work, plan_path, database_url) as phase:
+                        summaries["floorpg"] = run_phase(
+                            phase, args, plan_path, work, redis_url
+                        )
+                    _print(summaries["floorpg"])
             finally:
                 redis_cleanup(redis_url, tag)
                 if args.clocks:
@@ -813,6 +832,9 @@ def main(argv: list[str] | None = None) -> int:
         not vtt.p99 <= TARGET_P99_MS
         or (baseline is not None and not vtt.p99 <= TARGET_RATIO * baseline.p99)
     )
+    written = summaries.get("floorpg")
+    if written is not None:
+        print(write_floor_line(vtt, baseline, written), flush=True)
     if vtt is None and baseline is not None:
         print(f"p99_ms=nan baseline_p99_ms={baseline.p99:.2f} ratio=nan")
     elif vtt is not None:
@@ -824,6 +846,17 @@ def main(argv: list[str] | None = None) -> int:
     if failed:
         return 1
     return 2 if args.strict and missed else 0
+
+
+def write_floor_line(vtt: Summary | None, baseline: Summary | None, written: Summary) -> str:
+    """How much of the ratio the durable write alone explains: the floor that commits each
+    event before sending it, against the plain floor and against the product."""
+    parts = [f"floorpg p99_ms={written.p99:.2f}"]
+    if baseline is not None:
+        parts.append(f"over_floor={written.p99 / baseline.p99:.2f}")
+    if vtt is not None:
+        parts.append(f"vtt_over_it={vtt.p99 / written.p99:.2f}")
+    return " ".join(parts)
 
 
 def _print(summary: Summary) -> None:

@@ -89,3 +89,62 @@ def test_quick_mixed_bench_delivers_every_kind_and_every_turn_end():
     assert due >= 5 and "tables=5 " in clock and " missing=0 twice=0 " in clock, report
     assert f"delivered={due * 3}/{due * 3} " in clock, report
     assert re.search(r"peak_rss_mb server=\d+ celery=\d+", result.stdout), report
+
+
+@pytest.mark.timeout(900)
+def test_quick_bench_measures_the_floor_with_a_durable_write():
+    result = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--phases", "baseline,floorpg"],
+        cwd=ROOT,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=850,
+    )
+    report = f"stdout:\n{result.stdout[-4000:]}\nstderr:\n{result.stderr[-4000:]}"
+    assert result.returncode == 0, report
+    lines = result.stdout.strip().splitlines()
+    for phase in ("baseline", "floorpg"):
+        errors = [line for line in lines if line.startswith(phase) and " errors=" in line]
+        assert len(errors) == 1 and f"{phase:<9}errors=0 " in errors[0], report
+        throughput = next(line for line in lines if line.startswith(phase) and "rolls=" in line)
+        assert "rolls=50 " in throughput and "deliveries=150 " in throughput, report
+    written = next(line for line in lines if line.startswith("floorpg p99_ms="))
+    assert re.fullmatch(r"floorpg p99_ms=\d+\.\d\d over_floor=\d+\.\d\d", written), report
+    assert lines[-1].startswith("p99_ms=nan baseline_p99_ms="), report
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_floor_commits_each_event_before_sending_it_in_order():
+    """bench/baseline.py's ``--write-dsn``: every event is a committed row, numbered in order
+    per table even when requests overlap, before any socket gets it."""
+    import asyncio
+
+    from django.db import connection
+
+    from bench.baseline import Tables, Writer
+
+    assert connection.vendor == "postgresql"  # DATABASE_URL is set (pytestmark)
+    s = connection.settings_dict
+    dsn = f"host={s['HOST']} port={s['PORT'] or 5432} user={s['USER']} dbname={s['NAME']}"
+
+    async def run() -> list[tuple[int, int, str]]:
+        writer = Writer(dsn, size=3)
+        await writer.open()
+        tables = Tables(None, writer)
+        rolls = [tables.roll(table, {"label": "x"}) for table in (1, 2) for _ in range(5)]
+        ids = [r["roll_id"] for r in await asyncio.gather(*rolls)]
+        assert sorted(ids) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+        conn = await writer.pool.get()
+        cur = await conn.execute(
+            "SELECT table_id, seq, payload->>'kind' FROM bench_floor_event ORDER BY 1, 2"
+        )
+        rows = await cur.fetchall()
+        await conn.execute("DROP TABLE bench_floor_event")
+        for _ in range(writer.size - 1):
+            await (await writer.pool.get()).close()
+        await conn.close()
+        return rows
+
+    rows = asyncio.run(run())
+    assert rows == [(t, n, "roll") for t in (1, 2) for n in range(1, 6)]
