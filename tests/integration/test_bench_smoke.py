@@ -26,53 +26,42 @@ LAST_LINE = re.compile(
 )
 
 
-@pytest.mark.timeout(900)
-def test_quick_bench_delivers_every_roll_to_every_client():
+def run_bench(*args: str) -> tuple[list[str], str]:
+    """``python -m bench --quick <args>``: its output lines, and a report for assertions."""
     result = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick"],
+        [sys.executable, "-m", "bench", "--quick", *args],
         cwd=ROOT,
         env=child_env(),
         capture_output=True,
         text=True,
         timeout=850,
     )
-    report = f"stdout:\n{result.stdout[-4000:]}\nstderr:\n{result.stderr[-4000:]}"
+    report = f"stdout:\n{result.stdout[-5000:]}\nstderr:\n{result.stderr[-4000:]}"
     assert result.returncode == 0, report
-    lines = result.stdout.strip().splitlines()
+    return result.stdout.strip().splitlines(), report
+
+
+def assert_every_roll_delivered(lines: list[str], phase: str, report: str) -> None:
+    """No errors, and 5 tables × 10 s at 1/s, each roll delivered to its 3 clients."""
+    errors = [line for line in lines if line.startswith(phase) and " errors=" in line]
+    assert len(errors) == 1 and f"{phase:<9}errors=0 " in errors[0], report
+    throughput = next(line for line in lines if line.startswith(phase) and "rolls=" in line)
+    assert "rolls=50 " in throughput and "deliveries=150 " in throughput, report
+
+
+@pytest.mark.timeout(900)
+def test_quick_bench_delivers_every_roll_to_every_client():
+    lines, report = run_bench()
     last = LAST_LINE.match(lines[-1])
     assert last, report
     assert float(last["p99"]) > 0 and float(last["base"]) > 0, report
     for phase in ("vtt", "baseline"):
-        errors = [line for line in lines if line.startswith(phase) and " errors=" in line]
-        assert len(errors) == 1 and f"{phase:<9}errors=0 " in errors[0], report
-        throughput = next(line for line in lines if line.startswith(phase) and "rolls=" in line)
-        # 5 tables × 10 s at 1/s, each roll delivered to its 3 clients
-        assert "rolls=50 " in throughput and "deliveries=150 " in throughput, report
+        assert_every_roll_delivered(lines, phase, report)
 
 
 @pytest.mark.timeout(900)
 def test_quick_mixed_bench_delivers_every_kind_and_every_turn_end():
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench",
-            "--quick",
-            "--mix",
-            "roll=1,move=1,token=1",
-            "--clocks",
-            "--map-tokens",
-            "50",
-        ],
-        cwd=ROOT,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=850,
-    )
-    report = f"stdout:\n{result.stdout[-5000:]}\nstderr:\n{result.stderr[-3000:]}"
-    assert result.returncode == 0, report
-    lines = result.stdout.strip().splitlines()
+    lines, report = run_bench("--mix", "roll=1,move=1,token=1", "--clocks", "--map-tokens", "50")
     assert LAST_LINE.match(lines[-1]), report
     queries = next(line for line in lines if line.startswith("queries "))
     assert re.fullmatch(r"queries  roll=\d+ move=\d+ move_miss=\d+ token=\d+", queries), report
@@ -88,27 +77,14 @@ def test_quick_mixed_bench_delivers_every_kind_and_every_turn_end():
     due = int(re.search(r"turns_due=(\d+)", clock)[1])
     assert due >= 5 and "tables=5 " in clock and " missing=0 twice=0 " in clock, report
     assert f"delivered={due * 3}/{due * 3} " in clock, report
-    assert re.search(r"peak_rss_mb server=\d+ celery=\d+", result.stdout), report
+    assert re.search(r"peak_rss_mb server=\d+ celery=\d+", "\n".join(lines)), report
 
 
 @pytest.mark.timeout(900)
 def test_quick_bench_measures_the_floor_with_a_durable_write():
-    result = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--phases", "baseline,floorpg"],
-        cwd=ROOT,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=850,
-    )
-    report = f"stdout:\n{result.stdout[-4000:]}\nstderr:\n{result.stderr[-4000:]}"
-    assert result.returncode == 0, report
-    lines = result.stdout.strip().splitlines()
+    lines, report = run_bench("--phases", "baseline,floorpg")
     for phase in ("baseline", "floorpg"):
-        errors = [line for line in lines if line.startswith(phase) and " errors=" in line]
-        assert len(errors) == 1 and f"{phase:<9}errors=0 " in errors[0], report
-        throughput = next(line for line in lines if line.startswith(phase) and "rolls=" in line)
-        assert "rolls=50 " in throughput and "deliveries=150 " in throughput, report
+        assert_every_roll_delivered(lines, phase, report)
     written = next(line for line in lines if line.startswith("floorpg p99_ms="))
     assert re.fullmatch(r"floorpg p99_ms=\d+\.\d\d over_floor=\d+\.\d\d", written), report
     assert lines[-1].startswith("p99_ms=nan baseline_p99_ms="), report
