@@ -811,9 +811,7 @@ def main(argv: list[str] | None = None) -> int:
                     _print(summaries["baseline"])
                 if "floorpg" in phases:
                     with baseline_server(args, work, plan_path, database_url) as phase:
-                        summaries["floorpg"] = run_phase(
-                            phase, args, plan_path, work, redis_url
-                        )
+                        summaries["floorpg"] = run_phase(phase, args, plan_path, work, redis_url)
                     _print(summaries["floorpg"])
             finally:
                 redis_cleanup(redis_url, tag)
