@@ -21,7 +21,7 @@ from vtt.characters.selectors import character_row
 from vtt.characters.visibility import public_keys, public_state
 from vtt.core.errors import Conflict, Invalid, invalid_from_rules
 from vtt.table.models import Visibility as V
-from vtt.table.services import publish
+from vtt.table.services import Draft, publish, publish_many
 
 EXPORT_FORMAT = "vtt-character"
 EXPORT_VERSION = 1
@@ -446,52 +446,40 @@ def _apply_outcome(
         payload["context"] = context
     hidden = hidden or character.hidden or bool(target and target.hidden)
     visibility = V.BLIND if hidden else V.EVERYONE
-    publish(
-        campaign=character.campaign_id,
-        kind="move",
-        payload=payload,
-        actor=actor,
-        visibility=visibility,
-    )
+    # The move, its reaction and its details go into the log under one cursor lock and one
+    # INSERT (two statements, not two per event), in the order they always had.
+    drafts = [Draft("move", payload, visibility)]
     if chooser == TARGET_CHOOSER and visibility == V.BLIND:
         # a hidden creature's move still asks the target's player for a reaction: they get
         # the choice alone, without the mover's name or roll
-        publish(
-            campaign=character.campaign_id,
-            kind="move.reaction",
-            payload={
-                "pending_id": follow.pk,
-                "chooser_id": target.owner_id,
-                "chooser_character_id": target.pk,
-                "character_name": target.name,
-                "move_name": _names(spec),
-                "outcome": {
-                    "options": public["options"],
-                    "pick": public["pick"],
-                    "chooser": TARGET_CHOOSER,
-                    "text": public["text"],
-                },
+        reaction = {
+            "pending_id": follow.pk,
+            "chooser_id": target.owner_id,
+            "chooser_character_id": target.pk,
+            "character_name": target.name,
+            "move_name": _names(spec),
+            "outcome": {
+                "options": public["options"],
+                "pick": public["pick"],
+                "chooser": TARGET_CHOOSER,
+                "text": public["text"],
             },
-            actor=actor,
-            visibility=V.WHISPER,
-            target=target.owner,
-        )
+        }
+        drafts.append(Draft("move.reaction", reaction, V.WHISPER, target.owner))
     table = _table(character.ruleset)
     injury = outcome.details.get("injury")
     if table is not None and isinstance(injury, dict):
+        publish_many(campaign=character.campaign_id, events=drafts, actor=actor)
+        drafts = []  # the injury's own events come between the move and its details
         table.injury_rolled(actor=actor, character=character, injury=injury)
     if outcome.details:
-        publish(
-            campaign=character.campaign_id,
-            kind="move.details",
-            payload={
-                "character_id": character.pk,
-                "details": outcome.details,
-                "pending_id": follow.pk if follow else None,
-            },
-            actor=actor,
-            visibility=V.BLIND,
-        )
+        details = {
+            "character_id": character.pk,
+            "details": outcome.details,
+            "pending_id": follow.pk if follow else None,
+        }
+        drafts.append(Draft("move.details", details, V.BLIND))
+    publish_many(campaign=character.campaign_id, events=drafts, actor=actor)
     for hook in _OUTCOME_HOOKS.get((character.ruleset, spec["key"]), []):
         hook(character=character, outcome=outcome, actor=actor, resolved=pending)
     return follow
