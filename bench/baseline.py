@@ -133,30 +133,22 @@ class Tables:
         return {"token": token, "distance": 1}
 
     async def _broadcast(self, table: int, kind: str, payload: dict[str, Any]) -> int:
-        """Number the event, wrap it as the table does and send it to the table's sockets."""
-        if self.writer is None:
-            return self._send(table, kind, payload)
-        async with self.locks.setdefault(table, asyncio.Lock()):  # written and sent in order
-            return await self._send_written(table, kind, payload)
-
-    async def _send_written(self, table: int, kind: str, payload: dict[str, Any]) -> int:
-        seq = self.seq.get(table, 0) + 1
-        frame = self._frame(table, seq, kind, payload)
-        await self.writer.write(table, seq, frame)
-        self.seq[table] = seq
-        broadcast(
-            self.sockets.get(table, ()), f'{{"type":"event","prev":{seq - 1},"event":{frame}}}'
+        """Number the event, wrap it as the table does and send it to the table's sockets
+        (with a writer: committed first, and a table's events written and sent in order)."""
+        ordered = (
+            self.locks.setdefault(table, asyncio.Lock())
+            if self.writer
+            else contextlib.nullcontext()
         )
-        return seq
-
-    def _send(self, table: int, kind: str, payload: dict[str, Any]) -> int:
-        seq = self.seq.get(table, 0) + 1
-        self.seq[table] = seq
-        frame = self._frame(table, seq, kind, payload)
-        broadcast(
-            self.sockets.get(table, ()), f'{{"type":"event","prev":{seq - 1},"event":{frame}}}'
-        )
-        return seq
+        async with ordered:
+            seq = self.seq.get(table, 0) + 1
+            frame = self._frame(table, seq, kind, payload)
+            if self.writer is not None:
+                await self.writer.write(table, seq, frame)
+            self.seq[table] = seq
+            message = f'{{"type":"event","prev":{seq - 1},"event":{frame}}}'
+            broadcast(self.sockets.get(table, ()), message)
+            return seq
 
     @staticmethod
     def _frame(table: int, seq: int, kind: str, payload: dict[str, Any]) -> str:
