@@ -502,6 +502,7 @@
 
   function renderInitiative(snapshot) {
     config.initiative = snapshot;
+    if (!initList) return; // the ruleset deals initiative itself: no generic tracker on the page
     if (initList.contains(document.activeElement) && document.activeElement.tagName === "INPUT") {
       initDirty = snapshot; // do not pull the field from under the user's fingers
       return;

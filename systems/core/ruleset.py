@@ -30,6 +30,10 @@ class Ruleset(ABC):
     key: str
     name_ru: str
     name_en: str
+    # What the table page offers besides the log and the roll bar. A ruleset turns on what its
+    # rules have, so a generic page asks these flags instead of comparing ruleset keys.
+    dungeon_clock: bool = False  # a timed dungeon turn with an end-of-turn procedure
+    initiative_tracker: bool = True  # False: the ruleset deals initiative itself (an action deck)
 
     @abstractmethod
     def describe(self) -> dict[str, Any]:

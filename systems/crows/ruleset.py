@@ -263,6 +263,7 @@ class Crows(CrowsB, MoveDispatch):
     key = "crows"
     name_ru = "Crows: Удача или смерть"
     name_en = "Crows: Fortune or Death"
+    dungeon_clock = True  # Ход подземелья: the dungeon turn and its end-of-turn procedure
 
     # --- description and validation -----------------------------------------------------------
 

@@ -174,6 +174,7 @@ class SavageWorlds(Ruleset):
     key = "savage_worlds"
     name_ru = "Savage Worlds (Дневник авантюриста)"
     name_en = "Savage Worlds"
+    initiative_tracker = False  # initiative is dealt from the action deck (колода действий)
 
     # --- description and validation ------------------------------------------------------
 

@@ -24,6 +24,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from systems import get_ruleset
 from systems.core.notation import NotationError, parse_notation
 from systems.core.odds import OddsTooComplex, chance, distribution
 from vtt.campaigns.models import Membership, Role
@@ -139,9 +140,16 @@ def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any
         "recipients": [m for m in members if m.user_id != request.user.pk],
         "quick_dice": [(d, d[1:] if d.startswith("1d") else d) for d in QUICK_DICE],
         "roll_key": new_key(),
+        "panels": table_panels(campaign.ruleset),
         "pbta": campaign.ruleset in PBTA_RULESETS,
         "default_target": DEFAULT_TARGET.get(campaign.ruleset),
     }
+
+
+def table_panels(ruleset_key: str) -> dict[str, bool]:
+    """Which optional panels the table shows: the ruleset says what its rules have."""
+    ruleset = get_ruleset(ruleset_key)
+    return {"clock": ruleset.dungeon_clock, "initiative": ruleset.initiative_tracker}
 
 
 def new_key() -> str:

@@ -11,6 +11,8 @@ from django.urls import reverse
     ("role", "controls"), [("referee", True), ("player", False), ("observer", False)]
 )
 def test_clock_panel_by_role(table, client_for, role, controls):
+    table.campaign.ruleset = "crows"  # the dungeon turn is a Crows rule
+    table.campaign.save(update_fields=["ruleset"])
     response = client_for(table.user(role)).get(reverse("table", args=[table.campaign.pk]))
     assert response.status_code == 200
     html = response.content.decode()
