@@ -474,6 +474,7 @@
     if (node && node.parentNode) node.parentNode.removeChild(node);
     delete tokenNodes[id];
     delete tokens[id];
+    countTokens();
     if (selected && selected.type === "token" && selected.id === Number(id)) { selected = null; showHint(); }
   }
 
@@ -1123,9 +1124,16 @@
     refreshSelection();
   }
 
+  // The editor's "Tokens (n)" heading follows the tokens placed and removed on the map.
+  var tokenCount = document.querySelector("[data-token-count]");
+  function countTokens() {
+    if (tokenCount) tokenCount.textContent = String(Object.keys(tokens).length);
+  }
+
   function upsertToken(t) {
     if (!t || !S) return;
     tokens[t.id] = t;
+    countTokens();
     drawToken(t);
     if (selected && selected.type === "token" && selected.id === t.id) refreshSelection();
   }

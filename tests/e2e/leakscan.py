@@ -21,7 +21,8 @@ websocket frame the pages receive. ``scan`` then looks through what a non-refere
   commitment may reach others before the reveal), another player's full sheet or an NPC's
   numbers, the true hex of a lost party;
 - **fog**: every map state a player got must hold only tokens, notes, terrain and features on
-  revealed cells; a token event must show a token that covers a revealed cell (the fog is
+  revealed cells (a player's own character's token excepted: its owner sees it under the
+  fog); a token event must show a token that covers a revealed cell (the fog is
   followed through snapshots and ``map.fog`` events); the masked background image must be the
   fog colour at the centre of every cell that was fogged (as ``vtt/maps/images.py`` claims).
 """
@@ -472,7 +473,11 @@ class MapFog:
             and (row * self.width + col in self.revealed)
         )
 
-    def token_seen(self, token: dict[str, Any]) -> bool:
+    def token_seen(self, token: dict[str, Any], walker: Walker) -> bool:
+        """On a revealed cell, or the scanning player's own character's token (its owner sees
+        it under the fog too)."""
+        if walker.me is not None and token.get("owner_id") == walker.me:
+            return True
         cells = footprint(
             (int(token["col"]), int(token["row"])),
             int(token.get("cells") or 1),
@@ -522,7 +527,7 @@ class FogTracker:
             return
         map_id = int(m["id"])
         for token in d.get("tokens") or []:
-            if isinstance(token, dict) and "col" in token and not state.token_seen(token):
+            if isinstance(token, dict) and "col" in token and not state.token_seen(token, walker):
                 walker.leak("a token in the fog in a map state", token)
         for note in d.get("notes") or []:
             if isinstance(note, dict) and not state.is_revealed(note["col"], note["row"]):
@@ -562,7 +567,7 @@ class FogTracker:
             state.seq = seq
             self._remember(map_id, state)
             for token in payload.get("tokens") or []:
-                if not state.token_seen(token):
+                if not state.token_seen(token, walker):
                     walker.leak("a token in the fog in a map.fog event", token)
             for note in payload.get("notes") or []:
                 if not state.is_revealed(note["col"], note["row"]):
@@ -570,7 +575,7 @@ class FogTracker:
             return
         state.seq = seq
         token = payload.get("token")
-        if kind == "map.token" and isinstance(token, dict) and not state.token_seen(token):
+        if kind == "map.token" and isinstance(token, dict) and not state.token_seen(token, walker):
             walker.leak("a token in the fog in a map.token event", payload)
         note = payload.get("note")
         if (

@@ -180,7 +180,9 @@ def _move_body(request: Request) -> dict[str, Any]:
 
 
 def _state(m, membership) -> dict[str, Any]:
-    return selectors.map_state(m, referee=selectors.is_referee(membership))
+    return selectors.map_state(
+        m, referee=selectors.is_referee(membership), viewer_id=membership.user_id
+    )
 
 
 class Maps(APIView):
@@ -310,7 +312,7 @@ def _visible_token(membership, m, token_id: int) -> Token:
     if token is None:
         raise Http404
     if not selectors.is_referee(membership) and not selectors.token_visible(
-        token, m, Fog.for_map(m)
+        token, m, Fog.for_map(m), viewer_id=membership.user_id
     ):
         raise Http404
     return token

@@ -3,6 +3,14 @@ from django.utils.translation import gettext_lazy as _
 
 from vtt.maps.models import MAX_SIDE, DistanceUnit, GridKind, HexOrientation, Light, Metric
 
+FOG_REVEALED, FOG_HIDDEN = "revealed", "hidden"
+# Revealed first and by default: a new map shows players their tokens; the referee hides what
+# they must not see yet, or picks "hidden" to reveal a dungeon cell by cell.
+FOG_START_CHOICES = [
+    (FOG_REVEALED, _("Everything revealed: hide what the players must not see yet")),
+    (FOG_HIDDEN, _("Everything hidden: reveal it as the party explores")),
+]
+
 
 class MapForm(forms.Form):
     """The referee's map settings (the service validates again; this renders and parses)."""
@@ -34,8 +42,13 @@ class MapForm(forms.Form):
     metric = forms.ChoiceField(
         label=_("Diagonals on squares"), choices=Metric.choices, initial=Metric.CHEBYSHEV
     )
-    fogged = forms.BooleanField(
-        label=_("Cells start hidden (fog of war)"), required=False, initial=True
+    fogged = forms.TypedChoiceField(
+        label=_("Fog of war at the start"),
+        choices=FOG_START_CHOICES,
+        coerce=lambda value: value == FOG_HIDDEN,
+        initial=FOG_REVEALED,
+        widget=forms.RadioSelect,
+        help_text=_("Cells added when the map grows start the same way."),
     )
     ambient_light = forms.ChoiceField(
         label=_("Light on the map"),

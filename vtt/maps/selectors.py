@@ -120,9 +120,20 @@ def token_cells(token: Token, m: Map) -> list[tuple[int, int]]:
     )
 
 
-def token_visible(token: Token, m: Map, fog: Fog) -> bool:
-    """Players see a token only if it is not hidden and covers a revealed cell."""
-    return not token.hidden and fog.any_revealed(token_cells(token, m))
+def token_owner_id(token: Token) -> int | None:
+    """The player whose character the token stands for (player characters only)."""
+    character = token.character if token.character_id else None
+    return character.owner_id if character is not None and character.kind == "pc" else None
+
+
+def token_visible(token: Token, m: Map, fog: Fog, *, viewer_id: int | None = None) -> bool:
+    """Players see a token only if it is not hidden and covers a revealed cell; the owner of a
+    player character sees its token under the fog too (they know where they stand)."""
+    if token.hidden:
+        return False
+    if viewer_id is not None and viewer_id == token_owner_id(token):
+        return True
+    return fog.any_revealed(token_cells(token, m))
 
 
 def note_visible(note: MapNote, fog: Fog) -> bool:
@@ -265,8 +276,9 @@ def current_head(campaign_id: int) -> int:
     return cursor.last_seq if cursor else 0
 
 
-def map_state(m: Map, *, referee: bool) -> dict[str, Any]:
-    """Everything a browser draws for a map, filtered for players.
+def map_state(m: Map, *, referee: bool, viewer_id: int | None = None) -> dict[str, Any]:
+    """Everything a browser draws for a map, filtered for players (``viewer_id``: the player
+    asking, who also gets their own characters' tokens under the fog).
 
     ``head`` is read first: events after it may already be in this state, and applying them
     again is harmless (every map event carries absolute values), so nothing is lost or doubled.
@@ -285,7 +297,9 @@ def map_state(m: Map, *, referee: bool) -> dict[str, Any]:
         party = {"shown": _cell(m.party_col, m.party_row), "true": _cell(m.true_col, m.true_row)}
     else:
         token_list = [
-            token_data(t, m, referee=False, urls=urls) for t in tokens if token_visible(t, m, fog)
+            token_data(t, m, referee=False, urls=urls)
+            for t in tokens
+            if token_visible(t, m, fog, viewer_id=viewer_id)
         ]
         note_list = [note_data(n, referee=False) for n in notes if note_visible(n, fog)]
         terrain = {

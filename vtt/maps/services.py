@@ -16,6 +16,7 @@ browser may apply an event twice (page snapshot, then replay) with the same resu
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -60,6 +61,7 @@ from vtt.maps.selectors import (
     parse_key,
     token_cells,
     token_data,
+    token_owner_id,
     token_visible,
 )
 from vtt.table.models import Visibility as V
@@ -89,16 +91,29 @@ def _publish(
     referee: dict[str, Any] | None,
     players: dict[str, Any] | None,
     players_kind: str | None = None,
+    owners: Sequence[Token] = (),
 ) -> None:
     """The referee's full copy (blind) and, for the active map, the players' copy (of
-    ``players_kind`` if it differs), appended together under one lock of the log."""
+    ``players_kind`` if it differs), appended together under one lock of the log. Each token in
+    ``owners`` stands under the fog: its owner alone gets it, after the players' copy."""
     drafts = []
     if referee is not None:
         drafts.append(Draft(kind, {"map_id": m.pk, **referee, "audience": "referee"}, V.BLIND))
     if players is not None and m.active:
         players = {"map_id": m.pk, **players, "audience": "players"}
         drafts.append(Draft(players_kind or kind, players, V.EVERYONE))
+    if m.active:
+        urls = Urls(m)
+        for token in owners:
+            own = {"map_id": m.pk, "token": token_data(token, m, referee=False, urls=urls)}
+            own["audience"] = "players"
+            drafts.append(Draft("map.token", own, V.WHISPER, token.character.owner))
     publish_many(campaign=m.campaign_id, events=drafts, actor=actor)
+
+
+def _fogged_owned(token: Token) -> list[Token]:
+    """The token as its owner's private copy, when it has an owner and is not hidden."""
+    return [token] if not token.hidden and token_owner_id(token) is not None else []
 
 
 def _lock(m: Map) -> Map:
@@ -452,11 +467,16 @@ def fog_change(
     m.save(update_fields=["revealed", "fog_version", "updated_at"])
     runs = to_runs(changed)
     referee = {"fog_version": m.fog_version, "reveal": bool(reveal), "runs": runs}
-    players = None
+    players, owners = None, []
     if m.active:
         players = dict(referee)
         players.update(_came_into_view(m, before, after, changed))
-    _publish(m, "map.fog", actor, referee, players)
+        owners = [
+            t
+            for t in Token.objects.filter(pk__in=players["gone"]).select_related("character")
+            if _fogged_owned(t)
+        ]
+    _publish(m, "map.fog", actor, referee, players, owners=owners)
     return {"fog_version": m.fog_version, "changed": len(changed)}
 
 
@@ -570,9 +590,11 @@ def _publish_token(m: Map, actor: User | None, token: Token, *, was_visible: boo
         players = {"token": token_data(token, m, referee=False, urls=urls)}
         _publish(m, "map.token", actor, referee, players)
     elif was_visible:
-        _publish(m, "map.token", actor, referee, {"token_id": token.pk}, "map.token.gone")
+        gone = {"token_id": token.pk}
+        owners = _fogged_owned(token)
+        _publish(m, "map.token", actor, referee, gone, "map.token.gone", owners=owners)
     else:
-        _publish(m, "map.token", actor, referee, None)
+        _publish(m, "map.token", actor, referee, None, owners=_fogged_owned(token))
 
 
 def _locked_token(m: Map, token_id: int) -> Token:

@@ -24,7 +24,7 @@ from vtt.characters.models import Character
 from vtt.core.errors import Invalid, ServiceError
 from vtt.maps import battle, images, selectors, services, travel, uploads
 from vtt.maps.fog import Fog
-from vtt.maps.forms import BackgroundForm, MapForm
+from vtt.maps.forms import FOG_HIDDEN, FOG_REVEALED, BackgroundForm, MapForm
 from vtt.maps.models import Map, Token
 from vtt.permissions import Action, authorize, can
 
@@ -158,7 +158,7 @@ def _initial(m: Map) -> dict[str, Any]:
         "cell_distance": m.cell_distance,
         "distance_unit": m.distance_unit,
         "metric": m.metric,
-        "fogged": m.fogged,
+        "fogged": FOG_HIDDEN if m.fogged else FOG_REVEALED,
         "ambient_light": m.ambient_light,
     }
 
@@ -211,7 +211,11 @@ def panel_context(
     campaign = membership.campaign
     referee = membership.role == Role.REFEREE
     can_play = can(membership, Action.PLAY) and not campaign.is_archived
-    state = selectors.map_state(m, referee=referee) if m is not None else None
+    state = (
+        selectors.map_state(m, referee=referee, viewer_id=request.user.pk)
+        if m is not None
+        else None
+    )
     characters = Character.objects.filter(campaign=campaign)
     if not referee:
         characters = characters.filter(owner_id=request.user.pk, kind="pc", hidden=False)
@@ -525,7 +529,9 @@ def token_image(request: HttpRequest, pk: int, map_id: int, token_id: int) -> Ht
     token = Token.objects.filter(map=m, pk=token_id).first()
     if token is None or not token.image:
         raise Http404
-    if membership.role != Role.REFEREE and not selectors.token_visible(token, m, Fog.for_map(m)):
+    if membership.role != Role.REFEREE and not selectors.token_visible(
+        token, m, Fog.for_map(m), viewer_id=request.user.pk
+    ):
         raise Http404
     return _image_response(images.media_path(token.image))
 

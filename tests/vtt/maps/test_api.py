@@ -186,7 +186,7 @@ def test_referee_creates_and_edits_a_map_through_the_pages(table, client_for):
     resp = client.post(
         url,
         {"name": "Башня", "kind": "hex", "orientation": "pointy", "width": 12, "height": 9,
-         "cell_px": 60, "metric": "chebyshev", "fogged": "on"},
+         "cell_px": 60, "metric": "chebyshev", "fogged": "hidden"},
     )  # fmt: skip
     m = Map.objects.get()
     assert resp.status_code == 302 and resp["Location"].endswith(f"/maps/{m.pk}/")
