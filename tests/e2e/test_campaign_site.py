@@ -47,6 +47,7 @@ def test_referee_invites_a_newcomer_who_signs_up_and_joins(new_page):
     newcomer.click("main a.button:has-text('Регистрация')")
     username = f"new{uuid.uuid4().hex[:6]}"
     newcomer.fill("input[name=username]", username)
+    newcomer.fill("input[name=public_name]", f"Вера {username[-4:]}")
     newcomer.fill("input[name=password1]", "a-long-pass-123")
     newcomer.fill("input[name=password2]", "a-long-pass-123")
     newcomer.click("button[type=submit].primary")
@@ -58,7 +59,7 @@ def test_referee_invites_a_newcomer_who_signs_up_and_joins(new_page):
     newcomer.screenshot(path=str(ARTIFACTS / "phone-campaign.png"), full_page=True)
 
     gm.reload()
-    expect(gm.locator("ul.members").first).to_contain_text(username)
+    expect(gm.locator("ul.members").first).to_contain_text(f"Вера {username[-4:]}")
     # revoking stops the link working for the next person
     gm.click("#manage .invites button:has-text('Отозвать')")
     expect(gm.locator("#manage .invites")).to_contain_text("отозвано")

@@ -18,11 +18,16 @@ def test_signup_logs_in_and_keeps_the_chosen_language():
     client.post(reverse("set_language"), {"language": "en", "next": "/accounts/signup/"})
     resp = client.post(
         reverse("signup"),
-        {"username": "olga", "password1": "vtt-strong-pass-9", "password2": "vtt-strong-pass-9"},
+        {
+            "username": "olga",
+            "public_name": "Ольга",
+            "password1": "vtt-strong-pass-9",
+            "password2": "vtt-strong-pass-9",
+        },
     )
     assert resp.status_code == 302
     user = User.objects.get(username="olga")
-    assert user.language == "en"
+    assert user.language == "en" and user.display_name == "Ольга"
     assert client.get(reverse("campaign_list")).status_code == 200
 
 
@@ -117,7 +122,8 @@ def test_api_me_and_language():
     user = make_user("ivan")
     client = APIClient()
     client.force_authenticate(user)
-    assert client.get("/api/me/").json() == {"id": user.pk, "username": "ivan", "language": "ru"}
+    me = {"id": user.pk, "username": "ivan", "display_name": "ivan", "language": "ru"}
+    assert client.get("/api/me/").json() == me
     assert client.patch("/api/me/", {"language": "xx"}, format="json").status_code == 400
     assert client.patch("/api/me/", {"language": "en"}, format="json").json()["language"] == "en"
 

@@ -25,6 +25,7 @@ from vtt.accounts.services import (
 class MeSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     username = serializers.CharField(read_only=True)
+    display_name = serializers.CharField(read_only=True)
     language = serializers.ChoiceField(choices=[c for c, _n in settings.LANGUAGES])
 
 

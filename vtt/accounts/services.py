@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from vtt.accounts.models import User
+from vtt.accounts.models import PUBLIC_NAME_MAX, User
 from vtt.core.errors import Invalid
 
 
@@ -23,6 +23,23 @@ def user_set_language(*, user: User, language: str) -> User:
     if user.language != language:
         user.language = language
         user.save(update_fields=["language"])
+    return user
+
+
+def user_update_profile(*, user: User, public_name: str, email: str = "") -> User:
+    """Save how the user is named at the table (never empty: the login is not a name)."""
+    name = " ".join((public_name or "").split())
+    if not name:
+        raise Invalid(
+            _("Enter a display name."), fields={"public_name": [_("This field is required.")]}
+        )
+    if len(name) > PUBLIC_NAME_MAX:
+        raise Invalid(
+            _("A display name is at most %(n)d characters.") % {"n": PUBLIC_NAME_MAX},
+            fields={"public_name": [_("Too long.")]},
+        )
+    user.public_name, user.email = name, (email or "").strip()
+    user.save(update_fields=["public_name", "email"])
     return user
 
 

@@ -12,4 +12,5 @@ urlpatterns = [
         "password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"
     ),
     path("language/", views.set_language, name="set_language"),
+    path("profile/", views.profile, name="profile"),
 ]

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -9,14 +11,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from vtt.accounts.forms import SignupForm
+from vtt.accounts.forms import ProfileForm, SignupForm
 from vtt.accounts.services import (
     LOGIN_WINDOW_SECONDS,
     login_blocked,
     login_failed,
     user_set_language,
+    user_update_profile,
 )
-from vtt.core.errors import Invalid
+from vtt.core.errors import Invalid, ServiceError
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -26,10 +29,31 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save(commit=False)
         user.language = request.LANGUAGE_CODE
+        user.public_name = " ".join(form.cleaned_data["public_name"].split())
         user.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_safe_next(request) or "campaign_list")
     return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    """The user's display name (shown to everyone at their tables) and e-mail."""
+    user = request.user
+    initial = {"public_name": user.display_name, "email": user.email}
+    form = ProfileForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_update_profile(user=user, **form.cleaned_data)
+        except ServiceError as exc:
+            for field, errors in (exc.fields or {}).items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            messages.success(request, _("Profile saved."))
+            return redirect("profile")
+    status = 400 if form.errors else 200
+    return render(request, "registration/profile.html", {"form": form}, status=status)
 
 
 @require_POST

@@ -58,10 +58,11 @@ class CampaignUpdateSerializer(serializers.Serializer):
 class MemberSerializer(serializers.ModelSerializer):
     user_id = serializers.IntegerField(source="user.id")
     username = serializers.CharField(source="user.username")
+    display_name = serializers.CharField(source="user.display_name")
 
     class Meta:
         model = Membership
-        fields = ["user_id", "username", "role", "joined_at"]
+        fields = ["user_id", "username", "display_name", "role", "joined_at"]
 
 
 class MemberRoleSerializer(serializers.Serializer):

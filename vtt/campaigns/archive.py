@@ -73,7 +73,7 @@ from PIL import Image, UnidentifiedImageError
 
 from systems import get_ruleset
 from systems.core.ruleset import RulesError
-from vtt.accounts.models import User
+from vtt.accounts.models import PUBLIC_NAME_MAX, User
 from vtt.campaigns.models import Campaign
 from vtt.table.events import canonical, chain_hash, hash_body, verify_chain
 from vtt.table.models import GENESIS_HASH, ClockState, EventCursor, TableEvent
@@ -531,6 +531,7 @@ def _export(campaign_id: int, path: Path, tmp: Path) -> ExportResult:
                             "username": user.username,
                             "first_name": user.first_name,
                             "last_name": user.last_name,
+                            "public_name": user.public_name,
                             "language": user.language,
                         }
                     )
@@ -976,6 +977,7 @@ class _Importer:
                     username=username,
                     first_name=str(row.get("first_name") or "")[:150],
                     last_name=str(row.get("last_name") or "")[:150],
+                    public_name=str(row.get("public_name") or "")[:PUBLIC_NAME_MAX],
                     language=row.get("language")
                     if row.get("language") in dict(settings.LANGUAGES)
                     else settings.LANGUAGE_CODE,

@@ -288,7 +288,7 @@ def _round(m, membership, camp, params, dice):
         "round": event["round"],
         "initiative_roll": event["initiative_roll"],
         "first": event["first"],
-        "roller": roller.user.get_username() if roller else "",
+        "roller": roller.user.display_name if roller else "",
         "surprised_no_turn": event["surprised_no_turn"],
     }
 
@@ -417,7 +417,7 @@ def _roller(m, membership, camp, params, dice):
     return out, {
         "type": "roller_named",
         "subject": None,
-        "roller": roller.user.get_username() if roller else "",
+        "roller": roller.user.display_name if roller else "",
     }
 
 
@@ -441,7 +441,7 @@ def _initiative(m, membership, camp, params, dice):
             code="round_on",
         )
     out, info = _round(m, membership, camp, {}, dice)
-    info["roller"] = membership.user.get_username()
+    info["roller"] = membership.user.display_name
     return out, info
 
 

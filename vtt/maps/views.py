@@ -298,7 +298,7 @@ def crows_config(membership: Membership, m: Map | None) -> dict[str, Any]:
     )
     players = (
         [
-            {"id": x.user_id, "name": x.user.get_username()}
+            {"id": x.user_id, "name": x.user.display_name}
             for x in Membership.objects.filter(campaign=campaign, role=Role.PLAYER)
             .select_related("user")
             .order_by("user__username")

@@ -152,9 +152,11 @@ def test_a_round_side_by_side_with_turns_and_reactions(fight):
     sides = {c["id"]: c["side"] for c in started["combatants"]}
     assert sides[f.cid(f.t_ava)] == "pcs" and sides[f.cid(f.t_goblin)] == "enemies"
 
+    f.table.player.public_name = "Алиса"  # named by the display name, not the login
+    f.table.player.save(update_fields=["public_name"])
     out = f.round(7)  # 6+: the PCs and their allies act first (L707)
     assert out["combat"]["first"] == "pcs" and out["combat"]["waiting"] == "pcs"
-    assert out["step"]["roller"] == f.table.player.get_username()
+    assert out["step"]["roller"] == "Алиса"
 
     # the goblin is surprised: no turn in round 1 (L703), not even for the referee
     f.post(f.gm, "turn", {"combatant": f.cid(f.t_goblin)}, status=400)

@@ -64,12 +64,13 @@ class Command(BaseCommand):
             raise CommandError("seed_demo creates well-known logins; refusing with DEBUG off.")
         password = settings.DEMO_PASSWORD
         users: dict[str, User] = {}
-        for username, first_name, _role in DEMO_USERS:
+        for username, name, _role in DEMO_USERS:
             user, created = User.objects.get_or_create(
-                username=username, defaults={"first_name": first_name, "language": "ru"}
+                username=username, defaults={"public_name": name, "language": "ru"}
             )
-            if created or not user.check_password(password):
+            if created or not user.check_password(password) or not user.public_name:
                 user.set_password(password)
+                user.public_name = user.public_name or name
                 user.save()
             users[username] = user
         for info in RULESETS:
@@ -85,8 +86,8 @@ class Command(BaseCommand):
             if not Dungeon.objects.filter(campaign=campaign, name__startswith=M.DUNGEON).exists():
                 seed_secrets(campaign, users)
         self.stdout.write(self.style.SUCCESS("Demo data ready. Logins (password for all):"))
-        for username, first_name, role in DEMO_USERS:
-            self.stdout.write(f"  {username:<8} / {password}   ({first_name}, {role})")
+        for username, name, role in DEMO_USERS:
+            self.stdout.write(f"  {username:<8} / {password}   ({name}, {role})")
 
 
 def seed_secrets(campaign: Campaign, users: dict[str, User]) -> None:

@@ -1,0 +1,81 @@
+"""Issue 18, item 14: a display name asked at sign-up, editable on a profile page, and shown
+wherever a person is named (the header, members, the table's log, presence and whispers)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.conftest import make_user
+from vtt.accounts.models import User
+from vtt.table import services as table_services
+from vtt.table.events import wire
+from vtt.table.models import TableEvent
+
+pytestmark = pytest.mark.django_db
+
+SIGNUP = {
+    "username": "vera1669",
+    "password1": "vtt-strong-pass-9",
+    "password2": "vtt-strong-pass-9",
+}
+
+
+def test_signup_asks_a_display_name_and_the_header_shows_it():
+    client = Client()
+    form = client.get(reverse("signup")).content.decode()
+    assert 'name="public_name"' in form and "Имя за столом" in form
+    missing = client.post(reverse("signup"), SIGNUP)
+    assert missing.status_code == 200 and not User.objects.exists()
+    assert client.post(reverse("signup"), {**SIGNUP, "public_name": "  Вера  "}).status_code == 302
+    user = User.objects.get(username="vera1669")
+    assert user.public_name == "Вера" and user.display_name == "Вера"
+    page = client.get(reverse("campaign_list")).content.decode()
+    assert f'href="{reverse("profile")}"' in page and ">Вера</a>" in page
+    assert "vera1669" not in page
+
+
+def test_profile_page_changes_the_display_name(table, client_for):
+    client = client_for(table.player)
+    url = reverse("profile")
+    page = client.get(url)
+    assert page.status_code == 200 and 'name="public_name"' in page.content.decode()
+    assert client.post(url, {"public_name": "Алиса", "email": ""}).status_code == 302
+    table.player.refresh_from_db()
+    assert table.player.display_name == "Алиса"
+    blank = client.post(url, {"public_name": "   ", "email": ""})
+    assert blank.status_code == 400
+    table.player.refresh_from_db()
+    assert table.player.public_name == "Алиса"
+    too_long = client.post(url, {"public_name": "Я" * 41, "email": ""})
+    assert too_long.status_code == 400
+
+
+def test_profile_needs_a_login():
+    response = Client().get(reverse("profile"))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_the_table_names_people_by_display_name(table, client_for):
+    table.player.public_name = "Алиса"
+    table.player.save(update_fields=["public_name"])
+    table_services.roll_create(
+        campaign=table.campaign, actor=table.player, notation="1d6", visibility="everyone"
+    )
+    event = TableEvent.objects.filter(campaign=table.campaign, kind="roll").last()
+    assert wire(event)["actor"]["name"] == "Алиса"
+    html = client_for(table.other_player).get(reverse("table", args=[table.campaign.pk]))
+    html = html.content.decode()
+    config = json.loads(html.split('id="table-config" type="application/json">')[1].split("<")[0])
+    names = {m["id"]: m["name"] for m in config["members"]}
+    assert names[table.player.pk] == "Алиса"
+    assert ">Алиса</option>" in html  # the whisper recipient list
+    members = client_for(table.referee).get(reverse("campaign_detail", args=[table.campaign.pk]))
+    assert "Алиса" in members.content.decode()
+
+
+def test_without_a_display_name_the_login_still_names_someone():
+    assert make_user("ivan").display_name == "ivan"
