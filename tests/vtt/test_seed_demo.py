@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
+from django.urls import reverse
 
 from systems import RULESET_KEYS
 from vtt.accounts.models import User
@@ -116,7 +117,8 @@ def test_every_kind_of_hidden_data_holds_a_marker_in_every_campaign(seeded):
         assert room.dungeon.name.startswith(demo_markers.DUNGEON)
         assert room.treasure[0].startswith(demo_markers.TREASURE)
         assert room.monsters.get().note.startswith(demo_markers.ROOM_MONSTER)
-        assert RandomTable.objects.get(campaign=campaign).name.startswith(demo_markers.RANDOM_TABLE)
+        omens = RandomTable.objects.get(campaign=campaign, key="secret-omens")
+        assert omens.name.startswith(demo_markers.RANDOM_TABLE)
         labels = dict(Roll.objects.filter(campaign=campaign).values_list("label", "visibility"))
         assert labels[demo_markers.ROLL_REFEREE] == "referee"
         assert labels[demo_markers.ROLL_BLIND] == "blind"
@@ -171,3 +173,52 @@ def test_a_player_sees_none_of_it(seeded, settings):
             f"/api/campaigns/{campaign.pk}/prep/tables/",
         ):
             assert client.get(url).status_code in (403, 404), url
+
+
+def test_demo_users_have_display_names(seeded):
+    assert {u.username: u.display_name for u in seeded.values()} == {
+        "referee": "Ведущий",
+        "alice": "Алиса",
+        "boris": "Борис",
+    }
+
+
+def test_dungeon_world_demo_characters_have_a_class_stats_and_class_moves(seeded):
+    campaign = Campaign.objects.get(ruleset="dungeon_world")
+    for pc in Character.objects.filter(campaign=campaign, kind="pc"):
+        state = pc.state
+        assert state["class_name"] in {"Маг", "Воин"}
+        assert sorted(state["stats"].values()) == [8, 9, 12, 13, 15, 16]  # the standard array
+        class_moves = [
+            m["name"] for m in state["moves"] if m["source_class"] == state["class_name"]
+        ]
+        assert len(class_moves) >= 3
+        assert state["max_hp"] == state["hp_base"] + state["stats"]["con"]
+    wizard = Character.objects.get(campaign=campaign, state__class_name="Маг")
+    assert "Сотворить заклинание" in [m["name"] for m in wizard.state["moves"]]
+    assert wizard.state["spellbook"]
+
+
+def test_crows_demo_characters_have_characteristics_and_gear_in_slots(seeded):
+    campaign = Campaign.objects.get(ruleset="crows")
+    for pc in Character.objects.filter(campaign=campaign, kind="pc"):
+        state = pc.state
+        assert any(state["characteristics"].values())
+        assert state["expertises"]
+        areas = {p["area"] for p in state["inventory"]["placed"]}
+        assert {"hands", "belt", "backpack"} <= areas
+
+
+def test_every_demo_dungeon_has_keyed_rooms_and_a_wired_encounter_table(seeded, client_for):
+    for campaign in Campaign.objects.all():
+        dungeon = Dungeon.objects.get(campaign=campaign)
+        rooms = list(Room.objects.filter(dungeon=dungeon))
+        assert len(rooms) >= 4 and all(r.key and r.name and r.text and r.cells for r in rooms)
+        table = dungeon.encounter_table
+        assert table is not None and table.campaign_id == campaign.pk
+        html = (
+            client_for(seeded["referee"])
+            .get(reverse("prep_dungeon", args=[campaign.pk, dungeon.pk]))
+            .content.decode()
+        )
+        assert "Встречи в склепе" in html and "Колокольня" in html

@@ -82,6 +82,7 @@ def dungeon_data(dungeon: Dungeon, *, rooms: bool = False) -> dict[str, Any]:
         "name": dungeon.name,
         "description": dungeon.description,
         "map_id": dungeon.map_id,
+        "encounter_table_id": dungeon.encounter_table_id,
         "updated_at": dungeon.updated_at,
     }
     if rooms:
@@ -157,6 +158,7 @@ class PrepDungeonRequest(serializers.Serializer):
     name = serializers.CharField(required=False, max_length=120)
     description = serializers.CharField(required=False, allow_blank=True, max_length=20000)
     map_id = serializers.IntegerField(required=False, allow_null=True)
+    encounter_table_id = serializers.IntegerField(required=False, allow_null=True)
 
 
 class PrepRoomRequest(serializers.Serializer):
@@ -487,6 +489,7 @@ class Dungeons(APIView):
             name=data.get("name", ""),
             description=data.get("description", ""),
             map_id=data.get("map_id"),
+            encounter_table_id=data.get("encounter_table_id"),
         )
         return Response(dungeon_data(dungeon, rooms=True), status=status.HTTP_201_CREATED)
 

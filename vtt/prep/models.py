@@ -98,6 +98,15 @@ class Dungeon(models.Model):
     description = models.TextField(_("description"), blank=True, max_length=20000)
     # A map of vtt.maps by id, no foreign key (see the module docstring).
     map_id = models.PositiveIntegerField(_("map"), null=True, blank=True)
+    # What the referee rolls when the dungeon's encounter check says something comes.
+    encounter_table = models.ForeignKey(
+        RandomTable,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("encounter table"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

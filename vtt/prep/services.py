@@ -472,7 +472,12 @@ def clean_treasure(value: Any) -> list[str]:
 
 @transaction.atomic
 def dungeon_create(
-    *, campaign: Campaign, name: str, description: str = "", map_id: Any = None
+    *,
+    campaign: Campaign,
+    name: str,
+    description: str = "",
+    map_id: Any = None,
+    encounter_table_id: Any = None,
 ) -> Dungeon:
     if Dungeon.objects.filter(campaign=campaign).count() >= MAX_DUNGEONS:
         raise Conflict(_("A campaign holds at most 100 dungeons."), code="too_many_dungeons")
@@ -481,7 +486,26 @@ def dungeon_create(
         name=_name(name),
         description=_long_text(description, "description"),
         map_id=check_map(campaign, map_id),
+        encounter_table=check_table(campaign, encounter_table_id),
     )
+
+
+def check_table(campaign: Campaign, table_id: Any) -> RandomTable | None:
+    """A random table of the campaign (a dungeon's encounter table), or None."""
+    if table_id in (None, ""):
+        return None
+    try:
+        value = int(table_id)
+    except (TypeError, ValueError):
+        value = 0
+    table = RandomTable.objects.filter(campaign=campaign, pk=value).first() if value > 0 else None
+    if table is None:
+        raise Invalid(
+            _("No such random table in this campaign."),
+            code="no_table",
+            fields={"encounter_table_id": [_("Choose one of the campaign's tables.")]},
+        )
+    return table
 
 
 @transaction.atomic
@@ -492,6 +516,8 @@ def dungeon_update(*, dungeon: Dungeon, **changes: Any) -> Dungeon:
         dungeon.description = _long_text(changes["description"], "description")
     if "map_id" in changes:
         dungeon.map_id = check_map(dungeon.campaign, changes["map_id"])
+    if "encounter_table_id" in changes:
+        dungeon.encounter_table = check_table(dungeon.campaign, changes["encounter_table_id"])
     dungeon.save()
     return dungeon
 

@@ -108,6 +108,7 @@ def dungeon_create(request: HttpRequest, pk: int) -> HttpResponse:
             name=request.POST.get("name", ""),
             description=request.POST.get("description", ""),
             map_id=request.POST.get("map_id") or None,
+            encounter_table_id=request.POST.get("encounter_table_id") or None,
         )
     except ServiceError as exc:
         return _refused(request, exc, back)
@@ -125,6 +126,7 @@ def dungeon_page(request: HttpRequest, pk: int, did: int) -> HttpResponse:
         dungeon=dungeon,
         rooms=rooms,
         maps=services.campaign_maps(pk),
+        tables=selectors.campaign_tables(pk),
         next_key=_next_room_key(rooms),
     )
     return render(request, "prep/dungeon.html", context)
@@ -147,6 +149,7 @@ def dungeon_edit(request: HttpRequest, pk: int, did: int) -> HttpResponse:
             name=request.POST.get("name", ""),
             description=request.POST.get("description", ""),
             map_id=request.POST.get("map_id") or None,
+            encounter_table_id=request.POST.get("encounter_table_id") or None,
         )
     except ServiceError as exc:
         return _refused(request, exc, back)

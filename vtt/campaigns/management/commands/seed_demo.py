@@ -1,5 +1,9 @@
 """Demo data: one campaign per ruleset, a referee and two players. Safe to run again.
 
+The players' characters are filled in (``vtt.campaigns.demo_sheets``: Dungeon World classes
+with their moves, Crows characteristics and gear in slots), and the crypt is a dungeon with
+keyed rooms on the map and an encounter table wired to it.
+
 Each demo campaign also holds what a referee keeps from the players, made through the same
 services a referee's clicks go through (so the event log has the events real play leaves): a
 map on the table with fog, a hidden token, a token in the fog, a secret note; a hidden NPC and
@@ -25,6 +29,7 @@ from systems import RULESETS
 from vtt.accounts.models import User
 from vtt.campaigns import demo_markers as M
 from vtt.campaigns import services as campaign_services
+from vtt.campaigns.demo_sheets import demo_sheets
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import Kind
@@ -100,8 +105,13 @@ def seed_secrets(campaign: Campaign, users: dict[str, User]) -> None:
             campaign=campaign, actor=actor, role=role, name=name, **kw
         )
 
-    alice_pc = create(alice, Role.PLAYER, "Ярослава", state={"notes": f"{M.ALICE_NOTES}: дочь"})
-    boris_pc = create(boris, Role.PLAYER, "Добрыня", state={"notes": f"{M.BORIS_NOTES}: долг"})
+    alice_sheet, boris_sheet = demo_sheets(campaign.ruleset)
+    alice_pc = create(
+        alice, Role.PLAYER, "Ярослава", state={**alice_sheet, "notes": f"{M.ALICE_NOTES}: дочь"}
+    )
+    boris_pc = create(
+        boris, Role.PLAYER, "Добрыня", state={**boris_sheet, "notes": f"{M.BORIS_NOTES}: долг"}
+    )
     create(
         referee,
         Role.REFEREE,
@@ -144,23 +154,7 @@ def seed_secrets(campaign: Campaign, users: dict[str, User]) -> None:
         },
     )
     prep_services.table_roll(campaign=campaign, actor=referee, table=table, visibility=V.BLIND)
-    dungeon = prep_services.dungeon_create(
-        campaign=campaign,
-        name=f"{M.DUNGEON}: склеп под часовней",
-        description=f"{M.DUNGEON}: построен культом",
-        map_id=secret_map.pk,
-    )
-    room = prep_services.room_create(
-        dungeon=dungeon,
-        key="1",
-        name="Алтарь",
-        text=f"{M.ROOM_TEXT}: за алтарём тайный ход",
-        cells=[[9, 4], [10, 4]],
-        treasure=[f"{M.TREASURE}: серебряный потир"],
-    )
-    prep_services.room_monster_add(
-        room=room, character_id=hidden_npc.pk, note=f"{M.ROOM_MONSTER}: спит до полуночи"
-    )
+    _seed_dungeon(campaign, secret_map, hidden_npc)
 
     roll = table_services.roll_create
     roll(campaign=campaign, actor=referee, notation="2d6", label="Удача отряда")
@@ -213,6 +207,56 @@ def seed_secrets(campaign: Campaign, users: dict[str, User]) -> None:
                 params={"participants": participants},
             )
         move(campaign=campaign, actor=referee, role=Role.REFEREE, move="end_combat")
+
+
+# The crypt's keyed rooms besides the altar (which holds the secret markers): key, name, text,
+# cells on the secret map, treasure.
+ROOMS = [
+    ("1", "Притвор", "Сырые ступени уходят вниз; на стенах копоть от факелов.", [[1, 1], [2, 1]]),
+    ("2", "Костница", "Ниши с черепами до потолка; один череп свежий.", [[3, 4], [4, 4]]),
+    ("4", "Колокольня", "Верёвка колокола оборвана; наверху гнездо воронов.", [[10, 1]]),
+]
+ENCOUNTERS = [
+    (1, 2, "Стая крыс: 2к6 голодных тварей"),
+    (3, 4, "Упырь бродит между нишами"),
+    (5, 5, "Двое мародёров с фонарём"),
+    (6, 6, "Культист несёт свечи к алтарю"),
+]
+
+
+def _seed_dungeon(campaign: Campaign, secret_map, hidden_npc) -> None:
+    """The crypt under the chapel: keyed rooms on the secret map, and the encounter table the
+    referee rolls when the encounter check says something comes, wired to the dungeon."""
+    encounters = prep_services.table_create(
+        campaign=campaign,
+        data={
+            "key": "crypt-encounters",
+            "name": "Встречи в склепе",
+            "formula": "1d6",
+            "note": f"{M.RANDOM_TABLE}: бросать, когда проверка встреч говорит «встреча»",
+            "entries": [{"min": lo, "max": hi, "text": text} for lo, hi, text in ENCOUNTERS],
+        },
+    )
+    dungeon = prep_services.dungeon_create(
+        campaign=campaign,
+        name=f"{M.DUNGEON}: склеп под часовней",
+        description=f"{M.DUNGEON}: построен культом",
+        map_id=secret_map.pk,
+        encounter_table_id=encounters.pk,
+    )
+    for key, name, text, cells in ROOMS:
+        prep_services.room_create(dungeon=dungeon, key=key, name=name, text=text, cells=cells)
+    room = prep_services.room_create(
+        dungeon=dungeon,
+        key="3",
+        name="Алтарь",
+        text=f"{M.ROOM_TEXT}: за алтарём тайный ход",
+        cells=[[9, 4], [10, 4]],
+        treasure=[f"{M.TREASURE}: серебряный потир"],
+    )
+    prep_services.room_monster_add(
+        room=room, character_id=hidden_npc.pk, note=f"{M.ROOM_MONSTER}: спит до полуночи"
+    )
 
 
 def _seed_map(campaign: Campaign, referee: User, hidden_npc, alice_pc, boris_pc):
