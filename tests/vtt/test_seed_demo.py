@@ -222,3 +222,17 @@ def test_every_demo_dungeon_has_keyed_rooms_and_a_wired_encounter_table(seeded, 
             .content.decode()
         )
         assert "Встречи в склепе" in html and "Колокольня" in html
+
+
+def test_every_demo_player_character_is_filled_in(seeded):
+    from systems import get_ruleset
+
+    for campaign in Campaign.objects.all():
+        default = get_ruleset(campaign.ruleset).default_state()
+        for pc in Character.objects.filter(campaign=campaign, kind="pc"):
+            changed = {
+                key
+                for key in default
+                if key not in ("name", "notes") and pc.state.get(key) != default[key]
+            }
+            assert len(changed) >= 3, (campaign.ruleset, pc.name, changed)

@@ -1,5 +1,7 @@
 """The demo's player characters, filled in as a player would: a class with its moves and real
-stats in Dungeon World, characteristics, expertises and gear in slots in Crows.
+stats in Dungeon World, characteristics, expertises and gear in slots in Crows, attributes,
+skills, edges and hindrances in Savage Worlds, stats, skills and weapons in Tales, Steel and
+gear in the City of Judas.
 
 The seeds give no class tables for Dungeon World (base HP, damage die and load are published
 values, see the rules digest), so the two classes here use the published numbers; the moves
@@ -163,10 +165,100 @@ def _crows() -> tuple[dict[str, Any], dict[str, Any]]:
     return scout, fighter
 
 
-SHEETS = {"dungeon_world": _dungeon_world, "crows": _crows}
+def _savage_worlds() -> tuple[dict[str, Any], dict[str, Any]]:
+    def skills(**dice: str) -> list[dict[str, str]]:
+        names = {
+            "fighting": "Драка",
+            "shooting": "Стрельба",
+            "notice": "Внимание",
+            "stealth": "Скрытность",
+            "healing": "Лечение",
+            "persuasion": "Убеждение",
+            "intimidation": "Запугивание",
+            "climbing": "Лазание",
+        }
+        return [{"key": k, "name": names[k], "die": die} for k, die in dice.items()]
+
+    scout = {
+        "attributes": {
+            "agility": "d8",
+            "smarts": "d8",
+            "spirit": "d6",
+            "strength": "d4",
+            "vigor": "d6",
+        },
+        "skills": skills(shooting="d8", notice="d8", stealth="d6", healing="d6", fighting="d4"),
+        "edges": [{"name": "Хладнокровие", "rule": "level_headed"}],
+        "hindrances": [{"name": "Любопытство", "major": True}],
+        "weapons": [{"name": "Лук", "damage": "2d6", "skill": "shooting"}],
+        "bennies": 3,
+    }
+    fighter = {
+        "attributes": {
+            "agility": "d6",
+            "smarts": "d4",
+            "spirit": "d6",
+            "strength": "d8",
+            "vigor": "d8",
+        },
+        "skills": skills(fighting="d8", intimidation="d6", notice="d6", climbing="d6"),
+        "edges": [{"name": "Беспощадный", "rule": "no_mercy"}],
+        "hindrances": [{"name": "Упрямство", "major": False}],
+        "weapons": [{"name": "Длинный меч", "damage": "str+d8", "skill": "fighting"}],
+        "armor": 2,
+        "bennies": 3,
+    }
+    return scout, fighter
+
+
+def _tales() -> tuple[dict[str, Any], dict[str, Any]]:
+    scout = {
+        "stats": {"str": 11, "dex": 14, "mind": 13},
+        "skills": [
+            {"key": "stealth", "level": 1},
+            {"key": "lockpicking", "level": 1},
+            {"key": "combat_shooting", "level": 1},
+        ],
+        "weapons": [{"key": "bow"}, {"key": "dagger"}],
+        "armour": "leather",
+        "silver": 20,
+        "languages": ["Общий"],
+    }
+    fighter = {
+        "stats": {"str": 15, "dex": 12, "mind": 9},
+        "skills": [
+            {"key": "combat_melee", "level": 1},
+            {"key": "vigilance", "level": 1},
+            {"key": "survival", "level": 1},
+        ],
+        "weapons": [{"key": "spear"}, {"key": "dagger"}],
+        "armour": "mail",
+        "silver": 12,
+        "languages": ["Общий"],
+    }
+    return scout, fighter
+
+
+def _city_of_judas() -> tuple[dict[str, Any], dict[str, Any]]:
+    def steel(value: int) -> list[dict[str, Any]]:
+        return [{"key": "steel", "ru": "Сталь", "en": "Steel", "value": value}]
+
+    return (
+        {"stats": steel(1), "weapon_damage": 1, "armor": 1},
+        {"stats": steel(2), "weapon_damage": 2, "armor": 2, "shield": 1},
+    )
+
+
+SHEETS = {
+    "dungeon_world": _dungeon_world,
+    "crows": _crows,
+    "savage_worlds": _savage_worlds,
+    "tales": _tales,
+    "city_of_judas": _city_of_judas,
+}
 
 
 def demo_sheets(ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Alice's and Boris's sheets for a ruleset (empty dicts: its defaults)."""
+    """Alice's and Boris's sheets for a ruleset (an unknown one: its defaults)."""
     build = SHEETS.get(ruleset)
     return build() if build else ({}, {})
