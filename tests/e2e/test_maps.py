@@ -116,6 +116,7 @@ def test_referee_moves_and_reveals_player_sees_it_live_and_never_the_hidden_toke
     gm.fill("#id_name", f"Подвал {tag}")
     gm.fill("#id_width", "12")
     gm.fill("#id_height", "8")
+    gm.check("#id_fogged_1")  # everything hidden: revealed as the party explores
     gm.click("form.map-form button[type=submit]")
     expect(gm).to_have_url(re.compile(rf"/campaigns/{cid}/maps/\d+/$"))
     map_id = int(re.search(r"/maps/(\d+)/$", gm.url).group(1))
@@ -195,4 +196,54 @@ def test_referee_moves_and_reveals_player_sees_it_live_and_never_the_hidden_toke
     assert not has(pc, hidden_name) and not has(pc, f"Секрет-{tag}")
 
     # clean up: take the map off the table so other tests see the table as they expect
+    call(gm, "POST", api + "activate/", {"active": False})
+
+
+def test_editor_counts_placed_tokens_and_a_player_keeps_their_token_in_the_fog(new_page):
+    """Issue 18, item 12: a new map starts revealed by default; the editor's "Tokens (n)"
+    follows the tokens placed with the Token tool; the colour picker is a usable square; a
+    player's own token stays on their screen when the referee hides its cells."""
+    tag = uuid.uuid4().hex[:6]
+    gm = new_page()
+    login(gm, "referee")
+    cid = campaign_id(gm)
+    gm.goto(f"/campaigns/{cid}/maps/")
+    expect(gm.locator("#id_fogged_0")).to_be_checked()  # revealed by default
+    gm.fill("#id_name", f"Поляна {tag}")
+    gm.fill("#id_width", "8")
+    gm.fill("#id_height", "6")
+    gm.click("form.map-form button[type=submit]")
+    expect(gm).to_have_url(re.compile(rf"/campaigns/{cid}/maps/\d+/$"))
+    map_id = int(re.search(r"/maps/(\d+)/$", gm.url).group(1))
+    count = gm.locator("[data-token-count]")
+    expect(count).to_have_text("0")
+    gm.click("[data-tool=token]")
+    colour = gm.locator("[data-token-color]").bounding_box()
+    assert colour["width"] >= 40 and colour["height"] >= 30, colour
+    gm.fill("[data-token-name]", f"Камень {tag}")
+    gm.mouse.click(*cell_point(gm, 2, 2))
+    expect(count).to_have_text("1")
+    gm.mouse.click(*cell_point(gm, 5, 3))
+    expect(count).to_have_text("2")
+
+    api = f"/api/campaigns/{cid}/maps/{map_id}/"
+    pc = new_page(viewport=PHONE)
+    login(pc, "alice")
+    character = call(pc, "POST", f"/api/campaigns/{cid}/characters/", {"name": f"Вера-{tag}"})
+    own = call(
+        gm,
+        "POST",
+        api + "tokens/",
+        {"name": f"Вера-{tag}", "col": 1, "row": 1, "character_id": character["id"]},
+    )
+    call(gm, "POST", api + "activate/", {"active": True})
+    pc.goto(f"/campaigns/{cid}/table/")
+    expect(pc.locator("#conn")).to_have_attribute("data-state", "connected")
+    expect(pc.locator(f"[data-token='{own['id']}']")).to_be_visible()
+    call(gm, "POST", api + "fog/", {"mode": "hide", "all": True})
+    pc.wait_for_function("() => !VTTMap.isRevealed(1, 1)")
+    expect(pc.locator(f"[data-token='{own['id']}']")).to_be_visible()  # still theirs to see
+    pc.reload()
+    expect(pc.locator("#conn")).to_have_attribute("data-state", "connected")
+    expect(pc.locator(f"[data-token='{own['id']}']")).to_be_visible()
     call(gm, "POST", api + "activate/", {"active": False})
