@@ -91,29 +91,38 @@ def _publish(
     referee: dict[str, Any] | None,
     players: dict[str, Any] | None,
     players_kind: str | None = None,
-    owners: Sequence[Token] = (),
+    owner_copies: Sequence[Draft] = (),
 ) -> None:
     """The referee's full copy (blind) and, for the active map, the players' copy (of
-    ``players_kind`` if it differs), appended together under one lock of the log. Each token in
-    ``owners`` stands under the fog: its owner alone gets it, after the players' copy."""
+    ``players_kind`` if it differs) and then each owner's copy of a token the players' copy
+    leaves out (``owner_copies``), appended together under one lock of the log."""
     drafts = []
     if referee is not None:
         drafts.append(Draft(kind, {"map_id": m.pk, **referee, "audience": "referee"}, V.BLIND))
     if players is not None and m.active:
         players = {"map_id": m.pk, **players, "audience": "players"}
         drafts.append(Draft(players_kind or kind, players, V.EVERYONE))
-    if m.active:
-        urls = Urls(m)
-        for token in owners:
-            own = {"map_id": m.pk, "token": token_data(token, m, referee=False, urls=urls)}
-            own["audience"] = "players"
-            drafts.append(Draft("map.token", own, V.WHISPER, token.character.owner))
+    drafts.extend(owner_copies)
     publish_many(campaign=m.campaign_id, events=drafts, actor=actor)
 
 
-def _fogged_owned(token: Token) -> list[Token]:
-    """The token as its owner's private copy, when it has an owner and is not hidden."""
-    return [token] if not token.hidden and token_owner_id(token) is not None else []
+def owner_copies(m: Map, tokens: Sequence[Token], *, deleted: bool = False) -> list[Draft]:
+    """Player characters' tokens as their owners see them under the fog (players' copies leave
+    them out): the token itself, or its removal once the referee hides or deletes it."""
+    if not m.active:
+        return []
+    urls, drafts = Urls(m), []
+    for token in tokens:
+        if token_owner_id(token) is None:
+            continue
+        owner = token.character.owner
+        if deleted or token.hidden:
+            gone = {"map_id": m.pk, "token_id": token.pk, "audience": "players"}
+            drafts.append(Draft("map.token.gone", gone, V.WHISPER, owner))
+        else:
+            own = {"map_id": m.pk, "token": token_data(token, m, referee=False, urls=urls)}
+            drafts.append(Draft("map.token", {**own, "audience": "players"}, V.WHISPER, owner))
+    return drafts
 
 
 def _lock(m: Map) -> Map:
@@ -471,12 +480,9 @@ def fog_change(
     if m.active:
         players = dict(referee)
         players.update(_came_into_view(m, before, after, changed))
-        owners = [
-            t
-            for t in Token.objects.filter(pk__in=players["gone"]).select_related("character")
-            if _fogged_owned(t)
-        ]
-    _publish(m, "map.fog", actor, referee, players, owners=owners)
+        gone = Token.objects.filter(pk__in=players["gone"]).select_related("character")
+        owners = owner_copies(m, list(gone))
+    _publish(m, "map.fog", actor, referee, players, owner_copies=owners)
     return {"fog_version": m.fog_version, "changed": len(changed)}
 
 
@@ -590,11 +596,10 @@ def _publish_token(m: Map, actor: User | None, token: Token, *, was_visible: boo
         players = {"token": token_data(token, m, referee=False, urls=urls)}
         _publish(m, "map.token", actor, referee, players)
     elif was_visible:
-        gone = {"token_id": token.pk}
-        owners = _fogged_owned(token)
-        _publish(m, "map.token", actor, referee, gone, "map.token.gone", owners=owners)
+        gone, own = {"token_id": token.pk}, owner_copies(m, [token])
+        _publish(m, "map.token", actor, referee, gone, "map.token.gone", owner_copies=own)
     else:
-        _publish(m, "map.token", actor, referee, None, owners=_fogged_owned(token))
+        _publish(m, "map.token", actor, referee, None, owner_copies=owner_copies(m, [token]))
 
 
 def _locked_token(m: Map, token_id: int) -> Token:
@@ -718,6 +723,8 @@ def token_delete(*, map: Map, actor: User, token_id: int) -> None:
     m = _lock(map)
     token = _locked_token(m, token_id)
     was_visible = token_visible(token, m, Fog.for_map(m))
+    # the owner saw it under the fog even if the players did not: they are told it is gone
+    own = [] if was_visible else owner_copies(m, [token], deleted=True)
     image, token_pk = token.image, token.pk
     token.delete()
     _publish(
@@ -726,6 +733,7 @@ def token_delete(*, map: Map, actor: User, token_id: int) -> None:
         actor,
         {"token_id": token_pk},
         {"token_id": token_pk} if was_visible else None,
+        owner_copies=own,
     )
     transaction.on_commit(lambda: images.delete(image))
 

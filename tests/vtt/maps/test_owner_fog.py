@@ -111,3 +111,18 @@ def test_leak_scan_lets_the_owner_see_their_token_in_the_fog_and_nobody_else():
 
     assert leaks_for(7) == []
     assert len(leaks_for(8)) == 1
+
+
+@pytest.mark.parametrize("how", ["hidden", "deleted"])
+def test_the_owner_is_told_when_their_token_in_the_fog_is_hidden_or_deleted(table, scene, how):
+    _into_the_fog(table, scene)
+    ref, token_id = table.referee, scene.pc_token.pk
+    if how == "hidden":
+        services.token_update(map=scene.map, actor=ref, token_id=token_id, hidden=True)
+    else:
+        services.token_delete(map=scene.map, actor=ref, token_id=token_id)
+    own = _last_map_event(table, table.player, Role.PLAYER)
+    assert own.kind == "map.token.gone" and own.payload["token_id"] == token_id
+    assert own.target_id == table.player.pk
+    m = Map.objects.get(pk=scene.map.pk)
+    assert "Ава" not in _names(selectors.map_state(m, referee=False, viewer_id=table.player.pk))
