@@ -26,8 +26,8 @@ def user_set_language(*, user: User, language: str) -> User:
     return user
 
 
-def user_update_profile(*, user: User, public_name: str, email: str = "") -> User:
-    """Save how the user is named at the table (never empty: the login is not a name)."""
+def clean_public_name(public_name: str) -> str:
+    """A display name with its spaces tidied; never empty (the login is not a name)."""
     name = " ".join((public_name or "").split())
     if not name:
         raise Invalid(
@@ -38,7 +38,12 @@ def user_update_profile(*, user: User, public_name: str, email: str = "") -> Use
             _("A display name is at most %(n)d characters.") % {"n": PUBLIC_NAME_MAX},
             fields={"public_name": [_("Too long.")]},
         )
-    user.public_name, user.email = name, (email or "").strip()
+    return name
+
+
+def user_update_profile(*, user: User, public_name: str, email: str = "") -> User:
+    """Save how the user is named at the table and their e-mail."""
+    user.public_name, user.email = clean_public_name(public_name), (email or "").strip()
     user.save(update_fields=["public_name", "email"])
     return user
 
