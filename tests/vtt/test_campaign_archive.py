@@ -633,6 +633,8 @@ def test_round_trip_gives_an_identical_campaign_whose_chain_verifies(
 
 def test_members_missing_here_become_inactive_placeholders(table, tmp_path):
     c = table.campaign
+    table.other_player.public_name = "Борис"  # the display name travels with the placeholder
+    table.other_player.save(update_fields=["public_name"])
     table_services.roll_create(campaign=c, actor=table.other_player, notation="1d6")
     path = tmp_path / "a.vttc"
     _export(c, path)
@@ -647,6 +649,7 @@ def test_members_missing_here_become_inactive_placeholders(table, tmp_path):
     assert "user newcomer: no such account here; created an inactive placeholder" in printed
     placeholder = User.objects.get(username="newcomer")
     assert not placeholder.is_active and not placeholder.has_usable_password()
+    assert placeholder.display_name == "Борис"
     assert Membership.objects.get(campaign=new, user=placeholder).role == "player"
     event = TableEvent.objects.get(campaign=new, kind="roll")
     assert event.actor == placeholder
