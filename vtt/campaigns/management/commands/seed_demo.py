@@ -233,7 +233,7 @@ def _seed_dungeon(campaign: Campaign, secret_map, hidden_npc) -> None:
             "key": "crypt-encounters",
             "name": "Встречи в склепе",
             "formula": "1d6",
-            "note": f"{M.RANDOM_TABLE}: бросать, когда проверка встреч говорит «встреча»",
+            "note": f"{M.RANDOM_TABLE}: бросать, когда проверка на встречу показывает встречу",
             "entries": [{"min": lo, "max": hi, "text": text} for lo, hi, text in ENCOUNTERS],
         },
     )
