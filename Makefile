@@ -4,39 +4,50 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-STAMP := $(VENV)/.installed
+# Two stamps: running the app needs only the runtime dependencies (`-e .`); the test and
+# development tools (pytest, Playwright, schemathesis, hypothesis, ruff…) come with `.[dev]`.
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint format venv messages bench bench-full chaos clean
+.PHONY: run test lint format venv venv-dev messages bench bench-full chaos clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(RUN_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/pip install --quiet -c constraints.txt -e .
+	touch $(RUN_STAMP)
 
-venv: $(STAMP)
+$(DEV_STAMP): $(RUN_STAMP)
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(DEV_STAMP)
+
+## What `make run` needs.
+venv: $(RUN_STAMP)
+
+## What `make test` needs (CI installs this before running ruff).
+venv-dev: $(DEV_STAMP)
 
 ## Serve the app on embedded defaults: SQLite, in-memory channel layer, in-process worker.
-run: $(STAMP)
+run: $(RUN_STAMP)
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo
 	@echo "Open http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(BIN)/daphne -b $(HOST) -p $(PORT) vtt.asgi:application
 
 ## The whole suite; on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set.
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-format: $(STAMP)
+format: $(DEV_STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 ## Regenerate the Russian/English catalogues after changing UI strings.
-messages: $(STAMP)
+messages: $(RUN_STAMP)
 	$(BIN)/python manage.py makemessages -l en -l ru --ignore '.venv/*' --ignore 'static/vendor/*'
 	$(BIN)/python manage.py compilemessages --ignore '.venv'
 
@@ -47,14 +58,14 @@ CLIENTS ?= 6
 DURATION ?= 60
 RATE ?= 1
 BENCH_ARGS ?=
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python -m bench --tables $(TABLES) --clients $(CLIENTS) --duration $(DURATION) \
 		--rate $(RATE) $(BENCH_ARGS)
 
 ## Faults, long version: kill -9 web processes and a Celery worker, restart Redis, stop
 ## PostgreSQL, on private servers started for the run; prints the figures quoted in
 ## docs/operations.md. The short version runs inside `make test`.
-chaos: $(STAMP)
+chaos: $(DEV_STAMP)
 	VTT_CHAOS_FULL=1 $(BIN)/pytest tests/chaos -p no:cacheprovider $(PYTEST_ARGS)
 
 ## The full mixed load (issue 9): 200 tables × 6 clients for 5 minutes, rolls, sheet moves and
@@ -62,7 +73,7 @@ chaos: $(STAMP)
 ## sends a request every 4 s (FULL_RATE): 50 a second in all; turns last 60 s (CLOCK_SECONDS).
 FULL_RATE ?= 0.25
 CLOCK_SECONDS ?= 60
-bench-full: $(STAMP)
+bench-full: $(DEV_STAMP)
 	$(BIN)/python -m bench --tables 200 --clients 6 --duration 300 --rate $(FULL_RATE) \
 		--mix roll=1,move=1,token=1 --clocks --clock-seconds $(CLOCK_SECONDS) --map-size 100 \
 		--map-tokens 500 $(BENCH_ARGS)

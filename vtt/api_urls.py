@@ -17,7 +17,10 @@ from vtt.maps import api as map_api
 from vtt.table import api as table_api
 from vtt.tablestate import api as tablestate_api
 
+# No ".json" suffix routes: the API answers JSON only, and the viewset actions take no
+# `format` argument (a suffixed URL was a 500).
 router = DefaultRouter(trailing_slash="/?")
+router.include_format_suffixes = False
 router.register("campaigns", CampaignViewSet, basename="campaign")
 
 urlpatterns = [

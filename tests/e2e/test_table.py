@@ -104,7 +104,12 @@ def test_two_browsers_see_each_others_rolls_and_a_reload_keeps_the_log(new_page)
     pc.fill("#roll-form input[name=label]", label3)
     pc.dblclick("#roll-form .die-btn[value='1d6']")
     expect(entry(gm, label3)).to_have_count(1, timeout=2000)
-    time.sleep(0.5)
+    # A roll made after it reaches the referee's log only after anything the double click
+    # sent (the log is delivered in order): once it shows, a second roll would have too.
+    after = tag()
+    pc.fill("#roll-form input[name=label]", after)
+    pc.click("#roll-form .die-btn[value='1d4']")
+    expect(entry(gm, after)).to_have_count(1, timeout=2000)
     expect(entry(gm, label3)).to_have_count(1)
 
     # chat, and a whisper only its recipient reads

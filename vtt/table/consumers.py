@@ -8,7 +8,6 @@ import json
 import logging
 import random
 import secrets
-import time
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -53,7 +52,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.group is not None and not self.cleaned_up:
                 try:
                     await self.channel_layer.group_discard(self.group, self.channel_name)
-                    await database_sync_to_async(_release_slot)(self.user_id, self.conn_id)
+                    await database_sync_to_async(_release_slot)(self.slot, self.conn_id)
                 except Exception as exc:  # Redis may be the service that is down
                     warn("table socket cleanup", exc)
 
@@ -96,7 +95,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user_id = user.pk
         self.role = membership.role
         self.user_info = {"id": user.pk, "name": user.display_name, "role": membership.role}
-        if not await database_sync_to_async(_claim_slot)(user.pk, self.conn_id):
+        self.slot = await database_sync_to_async(_claim_slot)(user.pk, self.conn_id)
+        if self.slot is None:
             await self._error("too_many_sockets", _("Too many open tables for this account."))
             await self.close(code=CLOSE_TOO_MANY)
             return
@@ -115,7 +115,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._group(
                     {"type": "presence.leave", "conn": self.conn_id, "user": self.user_info}
                 )
-                await database_sync_to_async(_release_slot)(self.user_id, self.conn_id)
+                await database_sync_to_async(_release_slot)(self.slot, self.conn_id)
             except Exception as exc:
                 # Redis down: the group entry and the slot expire on their own.
                 if not is_unavailable(exc):
@@ -342,30 +342,30 @@ def _head(campaign_id: int) -> int:
     return cursor.last_seq if cursor else 0
 
 
-def _slot_key(user_id: int) -> str:
-    return f"sockets:{user_id}"
+SLOT_SECONDS = 6 * 3600  # a slot a killed process never released frees itself after this
 
 
-def _claim_slot(user_id: int, conn_id: str) -> bool:
-    """Cap open sockets per user (settings.SOCKETS_PER_USER) across all web processes.
-
-    A soft cap (read-modify-write in the cache); entries expire on their own, so a killed
-    process cannot leak slots forever."""
-
-    limit = getattr(settings, "SOCKETS_PER_USER", 20)
-    key = _slot_key(user_id)
-    now = time.time()
-    current = cache.get(key) or {}
-    current = {k: v for k, v in current.items() if v > now}
-    if len(current) >= limit:
-        return False
-    current[conn_id] = now + 6 * 3600
-    cache.set(key, current, 6 * 3600)
-    return True
+def _slot_keys(user_id: int) -> list[str]:
+    return [f"sockets:{user_id}:{n}" for n in range(settings.SOCKETS_PER_USER)]
 
 
-def _release_slot(user_id: int, conn_id: str) -> None:
-    key = _slot_key(user_id)
-    current = cache.get(key) or {}
-    current.pop(conn_id, None)
-    cache.set(key, current, 6 * 3600)
+def _claim_slot(user_id: int, conn_id: str) -> str | None:
+    """Cap open sockets per user (settings.SOCKETS_PER_USER) across all web processes; the
+    claimed slot's key, or None when every slot is taken.
+
+    Each slot is its own cache key, taken with ``cache.add`` (Redis ``SET NX``; the local
+    memory cache holds its lock): of two sockets racing for the last slot exactly one gets it.
+    A read of a count followed by a write of count + 1 let both in (two processes read the
+    same count before either wrote). Slots expire, so a killed process cannot leak them."""
+    keys = _slot_keys(user_id)
+    taken = cache.get_many(keys)
+    for key in keys:
+        if key not in taken and cache.add(key, conn_id, SLOT_SECONDS):
+            return key
+    return None
+
+
+def _release_slot(key: str, conn_id: str) -> None:
+    """Free the slot this socket holds (not one that expired and went to another socket)."""
+    if cache.get(key) == conn_id:
+        cache.delete(key)

@@ -20,10 +20,11 @@ from systems.core.outcome import outcome_from_dict
 from systems.core.ruleset import RulesError
 from systems.crows import combat as cb
 from systems.crows import travel as travel_rules
-from systems.crows.checks import evaluate, is_doom, tier_for_total
+from systems.crows.checks import evaluate
 from systems.crows.crafting import crafting_points
 from systems.crows.spells import apply_backlash
 from systems.crows.terms_b import BACKLASH_TABLE, TASKS
+from tests.systems.rulebook import crows_doom, crows_tier
 
 
 class HypoDice:
@@ -90,7 +91,7 @@ def test_attack_never_mutates_and_each_tier_matches_its_total(data, attacker, ta
     check = out.details["check"]
     if check["total"] is not None:
         assert check["total"] == sum(check["faces"]) + check["modifier"]
-        assert check["base_tier"] == tier_for_total(check["total"])
+        assert check["base_tier"] == crows_tier(check["total"])
     for entry in out.details.get("targets", []):
         assert entry["tier"] in (1, 2, 3)
         assert entry["hit"] == (entry["tier"] >= 2)
@@ -226,7 +227,7 @@ def make_rock() -> dict[str, Any]:
 )
 def test_crafting_points_have_a_floor_of_1_and_a_doom_is_0(a, b, reason, net, bonus, expertises):
     roll = crafting_points((a, b), reason=reason, net=net, bonus=bonus, expertises=expertises)
-    if is_doom(a + b):
+    if crows_doom(a + b):
         assert roll["points"] == 0
     else:
         assert roll["points"] >= 1

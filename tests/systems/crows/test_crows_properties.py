@@ -18,7 +18,6 @@ from systems.crows.checks import (
     check_odds_exact,
     evaluate,
     natural_counts,
-    tier_for_total,
 )
 from systems.crows.damage import apply_damage
 from systems.crows.inventory import (
@@ -31,6 +30,7 @@ from systems.crows.inventory import (
 )
 from systems.crows.items import make_item, stack_kind
 from systems.crows.terms import EXPERTISES
+from tests.systems.rulebook import crows_tier
 
 
 class HypoDice:
@@ -116,16 +116,16 @@ check_params = st.fixed_dictionaries(
 def test_tier_matches_total(a, b, value, adv, dis, bonus):
     r = evaluate((a, b), value=value, advantages=adv, disadvantages=dis, bonus=bonus)
     assert r.total == a + b + r.modifier
-    assert r.base_tier == tier_for_total(r.total)
+    assert r.base_tier == crows_tier(r.total)
     assert 1 <= r.tier <= 3
     if r.crit:
         assert r.tier == 3
     elif r.doom:
         assert r.tier == 1
     else:
-        assert r.tier == min(3, max(1, tier_for_total(r.total) + r.shift))
+        assert r.tier == min(3, max(1, crows_tier(r.total) + r.shift))
         if abs(r.net) < 2:
-            assert r.tier == tier_for_total(r.total)
+            assert r.tier == crows_tier(r.total)
 
 
 @given(
@@ -190,7 +190,7 @@ def test_check_never_mutates_and_band_matches_the_result(state, params, data):
     check = out.details["check"]
     assert out.band == str(check["tier"]) and out.band in ("1", "2", "3")
     if check["total"] is not None and not check["automatic"]:
-        assert check["base_tier"] == tier_for_total(check["total"])
+        assert check["base_tier"] == crows_tier(check["total"])
     json.dumps(out.as_dict(), ensure_ascii=False)
     if out.pending:
         snapshot = copy.deepcopy(out)

@@ -14,7 +14,7 @@ from sw_helpers import RS, extra, sheet, table
 from systems.savage_worlds import deck as dk
 from systems.savage_worlds.combat import apply_damage, damage_effect
 from systems.savage_worlds.odds import natural_distribution, trait_odds_exact
-from systems.savage_worlds.traits import band_for, raises_for
+from tests.systems.rulebook import savage_band, savage_raises
 
 
 class HypoDice:
@@ -90,10 +90,10 @@ def test_trait_check_band_matches_total_and_input_is_untouched(
     assert state == frozen
     kept = out.details["attempts"][out.details["kept"]]
     assert out.total == kept["natural"] + out.modifier
-    assert out.band == band_for(out.total, tn, critical=out.flags["critical_failure"])
+    assert out.band == savage_band(out.total, tn, critical=out.flags["critical_failure"])
     assert out.flags["success"] == (out.band in ("success", "raise"))
     assert out.flags["raises"] == (
-        0 if out.flags["critical_failure"] else raises_for(out.total, tn)
+        0 if out.flags["critical_failure"] else savage_raises(out.total, tn)
     )
     assert out.flags["critical_failure"] == (
         state["wild_card"] and kept["trait_faces"][0] == 1 and kept["wild_faces"][0] == 1

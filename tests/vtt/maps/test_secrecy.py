@@ -29,6 +29,7 @@ from tests.vtt.table.test_consumer import connect
 from vtt.campaigns.models import Role
 from vtt.maps import images, services
 from vtt.maps.fog import Fog
+from vtt.table import services as table_services
 
 WATCHERS = ("player", "other_player", "observer")
 
@@ -260,12 +261,17 @@ async def hello(comm) -> dict:
             return frame
 
 
-async def drain(comm, quiet=0.5) -> list[dict]:
-    """Every frame until the socket has been quiet for ``quiet`` seconds."""
+async def frames_until(comm, marker: str) -> list[dict]:
+    """Every frame up to the public chat event carrying ``marker``. The socket forwards the
+    log in order, so anything published before the marker has arrived (or was held back)
+    by then: no waiting for a quiet spell."""
     frames = []
-    while not await comm.receive_nothing(timeout=quiet):
-        frames.append(await comm.receive_json_from())
-    return frames
+    while True:
+        frame = await comm.receive_json_from(timeout=5)
+        frames.append(frame)
+        event = frame.get("event") or {}
+        if marker in json.dumps(event.get("payload", {}), ensure_ascii=False):
+            return frames
 
 
 @pytest.mark.django_db(transaction=True)
@@ -306,9 +312,11 @@ async def test_socket_frames_never_carry_secrets(scene, table):
         map=m, actor=table.player, role=Role.PLAYER, token_id=scene.pc_token.pk, col=2, row=2
     )
     await call(services.movement_reset)(map=m, actor=ref)
+    marker = "конец-сцены"
+    await call(table_services.chat_post)(campaign=table.campaign, actor=ref, text=marker)
 
     for role, comm in socks.items():
-        frames[role].extend(await drain(comm))
+        frames[role].extend(await frames_until(comm, marker))
     # a browser reconnecting from scratch gets the whole history replayed
     for role in WATCHERS:
         late = await connect(table.user(role), table.campaign.pk)
