@@ -275,6 +275,13 @@ MOVES: tuple[MoveSpec, ...] = (
                     ru="Урон от другого персонажа игрока (на 6- выбирает он)",
                     en="Damage from another player character (they pick on 6-)",
                 ),
+                "target": ObjectField(
+                    ru="Лист персонажа, нанёсшего урон",
+                    en="Sheet of the character who dealt the damage",
+                    nullable=True,
+                    default=None,
+                    fields=SHEET.fields,
+                ),
                 "maim_before": StrField(
                     ru="Взять увечье вместо отметки урона (ключ)",
                     en="Take a maim instead of marking damage (key)",

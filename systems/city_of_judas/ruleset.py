@@ -46,7 +46,7 @@ from systems.core.rulekit import (
     describe_settings,
     split_call,
 )
-from systems.core.schema import MoveSpec, OptionSet, fail, validate
+from systems.core.schema import OPPONENT, MoveSpec, OptionSet, fail, validate
 
 SEED = "shared/seeds/002_d87999cfe335c954_city_of_judas.txt"
 MAIM_PREFIX = "maim:"
@@ -438,8 +438,12 @@ class CityOfJudas(MoveDispatch):
         if r.band == WEAK:
             return self._offer(out, call.spec.options[WEAK], "td_7_9", call)
         only = ["serious", "scary", "critical"] + (["deadly"] if st["health"] == HEALTH_MIN else [])
-        out.flags["opponent_chooses"] = p["from_pc"]  # L127, L203
-        return self._offer(out, call.spec.options[MISS], "td_6", call, only=only)
+        # Damage from another player character: on a 6- that player, not the GM, picks the
+        # fate ("Игрок против игрока").
+        from_pc = p["from_pc"] or p["target"] is not None
+        out.flags["opponent_chooses"] = from_pc
+        chooser = OPPONENT if from_pc else None
+        return self._offer(out, call.spec.options[MISS], "td_6", call, only=only, chooser=chooser)
 
     def _less_damage(self, outcome: Outcome, state: dict[str, Any]) -> None:
         """ "1 less damage": +1 health, never above the health before this hit (§8.6)."""

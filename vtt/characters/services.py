@@ -14,6 +14,7 @@ from systems import get_ruleset
 from systems.core.dice import Dice, RandomDice
 from systems.core.outcome import Outcome, outcome_from_dict
 from systems.core.ruleset import RulesError
+from systems.core.schema import OPPONENT
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
@@ -385,11 +386,14 @@ def _is_reaction(outcome: Outcome) -> bool:
 
 
 def _chooser(outcome: Outcome, target: Character | None) -> str:
-    """Who answers the choice: the rules say player or referee; a reaction of a target that is
-    a player's character goes to that player (or the referee), any other reaction to the
-    referee."""
+    """Who answers the choice: the rules say player, referee or the opponent; a reaction of a
+    target that is a player's character, or the opponent's pick (the player character on the
+    other side of a fight between players), goes to that player (or the referee), any other
+    reaction or opponent's pick to the referee."""
     chooser = outcome.chooser or "player"
-    if chooser == "referee" or not _is_reaction(outcome):
+    if chooser == "referee":
+        return chooser
+    if chooser != OPPONENT and not _is_reaction(outcome):
         return chooser
     if target is not None and target.kind == Kind.PC and target.owner_id is not None:
         return TARGET_CHOOSER

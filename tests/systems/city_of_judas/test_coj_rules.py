@@ -273,3 +273,15 @@ def test_registry_returns_this_ruleset():
 
     rs = get_ruleset("city_of_judas")
     assert rs is RS and rs.key == "city_of_judas" and rs.name_ru == "Град Иуды"
+
+
+def test_pvp_miss_is_chosen_by_the_opponent_not_the_gm():
+    """L127, L203: damage from another PC, 6- → the attacking player picks the fate."""
+    attacker = pc(name="Саул")
+    out = run("take_damage", pc(health=3), [1, 2], dealt=1, target=attacker)
+    assert out.band == "6-" and out.chooser == "opponent"
+    assert out.flags["opponent_chooses"] is True
+    flagged = run("take_damage", pc(health=3), [1, 2], dealt=1, from_pc=True)
+    assert flagged.chooser == "opponent"
+    by_gm = run("take_damage", pc(health=3), [1, 2], dealt=1)
+    assert by_gm.chooser == "referee"
