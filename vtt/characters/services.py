@@ -20,7 +20,7 @@ from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
 from vtt.characters.selectors import character_row
 from vtt.characters.visibility import public_keys, public_state
-from vtt.core.errors import Conflict, Invalid, invalid_from_rules
+from vtt.core.errors import Conflict, Invalid, ServiceError, invalid_from_rules
 from vtt.table.models import Visibility as V
 from vtt.table.services import Draft, publish, publish_many
 
@@ -506,6 +506,11 @@ def move_make(
     found for an attack); ``hidden`` makes its events the referee's only; ``routed`` is how a
     service makes a move that reads campaign state (see ``register_outcome_hook``)."""
     spec = _move_spec(character.ruleset, move)
+    if move in _party_moves(character.ruleset):
+        raise Invalid(
+            _("This move acts on the whole party: make it from the party panel at the table."),
+            code="party_move",
+        )
     if (character.ruleset, move) in _ROUTED_MOVES and not routed:
         raise Invalid(
             _("This move is made from its own panel at the table, not from the sheet."),
@@ -671,3 +676,119 @@ def move_odds(character: Character, move: str, params: dict[str, Any]) -> dict[s
 def record_procedure_result(character: Character, new_state: dict, *, reason: str) -> None:
     """Save a state produced by a table procedure (e.g. the end of a dungeon turn)."""
     _save_version(character, actor=None, new_state=new_state, reason=reason)
+
+
+# --- party moves ------------------------------------------------------------------------------
+
+MAX_PARTY = 12
+_PARTY_MOVES: dict[str, dict[str, dict[str, Any]]] = {}
+
+
+def _party_moves(ruleset_key: str) -> dict[str, dict[str, Any]]:
+    """The ruleset's party moves (``describe()["party_moves"]``), read once per process."""
+    if ruleset_key not in _PARTY_MOVES:
+        _PARTY_MOVES[ruleset_key] = dict(get_ruleset(ruleset_key).describe().get("party_moves", {}))
+    return _PARTY_MOVES[ruleset_key]
+
+
+def _party_ids(character_ids: Any) -> list[int]:
+    if (
+        not isinstance(character_ids, list)
+        or not character_ids
+        or len(character_ids) > MAX_PARTY
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in character_ids)
+        or len(set(character_ids)) != len(character_ids)
+    ):
+        message = _("Name from 1 to %(n)d different characters of the party.") % {"n": MAX_PARTY}
+        raise Invalid(message, code="bad_party", fields={"character_ids": [message]})
+    return character_ids
+
+
+@transaction.atomic
+def party_move_make(
+    *,
+    campaign: Campaign,
+    actor: User,
+    role: str,
+    move: str,
+    character_ids: list[int],
+    params: dict[str, Any] | None = None,
+    dice: Dice | None = None,
+) -> dict[str, Any]:
+    """A move one hero rolls that acts on the party (Dungeon World's Take Watch, Perilous
+    Journey): the ruleset's ``party_move`` gets every sheet named, keyed by its id, and every
+    sheet it changes is saved, versioned and published in this one transaction.
+
+    The referee makes any party move; a player only one in which a character of theirs
+    rolls. Players name only the sheets they can see."""
+    spec = _party_moves(campaign.ruleset).get(move)
+    if spec is None:
+        raise Invalid(_("No such party move in this ruleset: %(m)s.") % {"m": move}, code="no_move")
+    if role not in (Role.REFEREE, Role.PLAYER):
+        raise ServiceError(_("Observers make no moves."), code="forbidden", status=403)
+    ids = _party_ids(character_ids)
+    params = dict(params or {})
+    if set(params) & RESERVED_PARAMS:
+        raise Invalid(_("Reserved parameter name."), code="bad_params")
+    rows = Character.objects.select_for_update().filter(campaign=campaign, pk__in=ids, kind=Kind.PC)
+    if role != Role.REFEREE:
+        rows = rows.filter(hidden=False)
+    characters = {str(c.pk): c for c in rows.order_by("pk")}
+    if len(characters) != len(ids):
+        raise Invalid(_("No such character in this campaign."), code="no_character")
+    party = {key: _rules_state(c) for key, c in characters.items()}
+    try:
+        result = get_ruleset(campaign.ruleset).party_move(
+            move, party, dice=dice or RandomDice(), settings=campaign.rules or None, **params
+        )
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="move_refused") from exc
+    if role != Role.REFEREE and not any(
+        characters[key].owner_id == actor.pk for key in result.rollers
+    ):
+        # raised before anything is saved or published: the transaction rolls the roll back
+        raise ServiceError(
+            _("A player makes a party move only when a character of theirs rolls."),
+            code="not_your_roll",
+            status=403,
+        )
+    reason = f"party:{move}"
+    for key, sheet in result.characters.items():
+        character = characters[key]
+        _save_version(
+            character,
+            actor=actor,
+            new_state=_validate(character, character.kind, sheet),
+            reason=reason,
+        )
+    hidden = any(c.hidden for c in characters.values())
+    drafts = []
+    for key, outcome in result.rolls:
+        character = characters[key]
+        payload = {
+            "character_id": character.pk,
+            "character_name": character.name,
+            "move_name": _names(_move_spec(campaign.ruleset, outcome.move)),
+            "pending_id": None,
+            "resolves": None,
+            "outcome": _public_outcome(outcome),
+            "context": {"party_move": move},
+        }
+        drafts.append(Draft("move", payload, V.BLIND if character.hidden else V.EVERYONE))
+    summary = {
+        "move": move,
+        "move_name": {"ru": spec.get("ru", move), "en": spec.get("en", move)},
+        "character_ids": [c.pk for c in characters.values()],
+        "rollers": [int(key) for key in result.rollers],
+        "summary": result.summary,
+    }
+    drafts.append(Draft("party.move", summary, V.BLIND if hidden else V.EVERYONE))
+    publish_many(campaign=campaign, events=drafts, actor=actor)
+    return {
+        **summary,
+        "outcomes": [
+            {"character_id": int(key), "outcome": _public_outcome(out)}
+            for key, out in result.rolls
+        ],
+        "versions": {c.pk: c.version for c in characters.values()},
+    }
