@@ -787,8 +787,7 @@ def party_move_make(
     return {
         **summary,
         "outcomes": [
-            {"character_id": int(key), "outcome": _public_outcome(out)}
-            for key, out in result.rolls
+            {"character_id": int(key), "outcome": _public_outcome(out)} for key, out in result.rolls
         ],
         "versions": {c.pk: c.version for c in characters.values()},
     }
