@@ -314,6 +314,20 @@ def register_outcome_hook(
         _ROUTED_MOVES.add((ruleset, move))
 
 
+# Parameter hooks: (ruleset, move) → callables that set the parameters only the server knows
+# (the combat under way), over anything the client sent, before the rules resolve the move.
+ParamHook = Callable[..., dict[str, Any]]
+_PARAM_HOOKS: dict[tuple[str, str], list[ParamHook]] = {}
+
+
+def register_param_hook(ruleset: str, move: str, hook: ParamHook) -> None:
+    """Run ``hook(character=, target=, params=, routed=) -> params`` before every ``move``
+    of ``ruleset`` is resolved (``routed``: a service made it, not the sheet's endpoint)."""
+    hooks = _PARAM_HOOKS.setdefault((ruleset, move), [])
+    if hook not in hooks:
+        hooks.append(hook)
+
+
 _ACTION_KEYS: dict[str, frozenset[str]] = {}
 
 
@@ -548,6 +562,8 @@ def move_make(
     target = _lock_target(character.campaign, target_id)
     if target is not None:
         params["target"] = copy.deepcopy(target.state)
+    for hook in _PARAM_HOOKS.get((character.ruleset, move), []):
+        params = hook(character=character, target=target, params=params, routed=routed)
     if character.kind == Kind.NPC and target is None and move in _action_keys(character.ruleset):
         # What the referee does to an NPC's own sheet (damage taken, hit points, conditions)
         # is the referee's business like the sheet itself: its text says "HP: 4". An NPC's
