@@ -424,6 +424,7 @@ def _apply_outcome(
     pending: PendingMove | None,
     context: dict[str, Any] | None = None,
     hidden: bool = False,
+    dice: Dice | None = None,
 ) -> PendingMove | None:
     reason = f"move:{spec['key']}"
     if outcome.state and outcome.state != character.state:
@@ -500,7 +501,34 @@ def _apply_outcome(
     publish_many(campaign=character.campaign_id, events=drafts, actor=actor)
     for hook in _OUTCOME_HOOKS.get((character.ruleset, spec["key"]), []):
         hook(character=character, outcome=outcome, actor=actor, resolved=pending)
+    _follow_moves(character=character, target=target, actor=actor, outcome=outcome, dice=dice)
     return follow
+
+
+def _follow_moves(
+    *,
+    character: Character,
+    target: Character | None,
+    actor: User,
+    outcome: Outcome,
+    dice: Dice | None,
+) -> None:
+    """Make the moves the rules say follow at once (``details["follow_moves"]``: City of
+    Judas, a character hurt in a conflict rolls Take Damage): with the same dice, on this
+    move's sheet (``"self"``) or its target's, the other one as their target."""
+    if outcome.pending or target is None:
+        return
+    for step in outcome.details.get("follow_moves", []):
+        subject, other = (character, target) if step["subject"] == "self" else (target, character)
+        move_make(
+            character=subject,
+            actor=actor,
+            move=step["move"],
+            params=step["params"],
+            target_id=other.pk,
+            dice=dice,
+            routed=True,
+        )
 
 
 @transaction.atomic
@@ -570,11 +598,12 @@ def move_make(
         # moves, and its actions at someone (a counterattack), stay at the table.
         hidden = True
     ruleset = get_ruleset(character.ruleset)
+    dice = dice or RandomDice()
     try:
         outcome = ruleset.resolve(
             move,
             _rules_state(character),
-            dice=dice or RandomDice(),
+            dice=dice,
             settings=character.campaign.rules or None,
             **params,
         )
@@ -593,6 +622,7 @@ def move_make(
         pending=None,
         context=context,
         hidden=hidden,
+        dice=dice,
     )
     return outcome, follow
 
@@ -660,14 +690,19 @@ def move_choose(
             choices=choices,
             ts=ts,
         )
+    dice = dice or RandomDice()
     try:
-        outcome = ruleset.apply_choice(
-            outcome_from_dict(waiting), choices, dice=dice or RandomDice()
-        )
+        outcome = ruleset.apply_choice(outcome_from_dict(waiting), choices, dice=dice)
     except RulesError as exc:
         raise invalid_from_rules(exc, code="choice_refused") from exc
     follow = _apply_outcome(
-        character=character, target=target, actor=actor, outcome=outcome, spec=spec, pending=pending
+        character=character,
+        target=target,
+        actor=actor,
+        outcome=outcome,
+        spec=spec,
+        pending=pending,
+        dice=dice,
     )
     return outcome, follow
 

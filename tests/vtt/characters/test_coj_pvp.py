@@ -88,3 +88,68 @@ def test_damage_from_the_gm_still_waits_for_the_referee(table, duel):
             dice=dice,
         )
     assert pending.chooser == "referee"
+
+
+def test_a_conflict_winner_picks_first_and_the_hurt_roll_take_damage_at_once(table, duel):
+    """L197: the loser picks after the winner and may not contradict it; L201: each character
+    damaged after armor rolls Take Damage at once, its 6- picked by the other player (L203)."""
+    alair, saul = duel
+    for c in (alair, saul):
+        services.character_update(
+            character=c,
+            actor=table.referee,
+            state={**c.state, "weapon_damage": 2},
+            version=c.version,
+        )
+    alair.refresh_from_db()
+    saul.refresh_from_db()
+    outcome, first = services.move_make(
+        character=alair,
+        actor=table.player,
+        move="conflict",
+        params={"total": 7, "opponent_total": 10},
+        target_id=saul.pk,
+        dice=ScriptedDice([]),
+    )
+    assert outcome.details["winner"] == "opponent"
+    assert first.chooser == services.TARGET_CHOOSER  # Saul's player picks first
+    with pytest.raises(ServiceError):
+        services.move_choose(
+            pending=first, actor=table.player, role="player", choices=["ap_damage"]
+        )
+    _out, second = services.move_choose(
+        pending=first,
+        actor=table.other_player,
+        role="player",
+        choices=["maneuver", "superior_tactics"],
+    )
+    saul.refresh_from_db()
+    assert saul.state["superiority"] == 5  # +1 for the win, +1 superior tactics
+    assert second.chooser == "player"
+    assert not services.may_choose(second, user_id=table.other_player.pk, role="player")
+    with pytest.raises(ServiceError):  # the winner took the better position
+        services.move_choose(
+            pending=second, actor=table.player, role="player", choices=["maneuver"]
+        )
+    moves = TableEvent.objects.filter(kind="move").count()
+    # Alair's 3 (2 + 1 AP) gets through to Saul, Saul's 2 to Alair: both roll at once
+    with ScriptedDice([1, 2, 6, 6]) as dice:
+        done, follow = services.move_choose(
+            pending=second, actor=table.player, role="player", choices=["ap_damage"], dice=dice
+        )
+    assert follow is None and not done.pending
+    rolled = TableEvent.objects.filter(kind="move").order_by("seq")[moves:]
+    assert [(e.payload["character_id"], e.payload["outcome"]["band"]) for e in rolled] == [
+        (alair.pk, None),  # the conflict's last pick
+        (saul.pk, "6-"),  # health 4 - 3 = 1; 3 + 1 = 4
+        (alair.pk, "10+"),  # health 3 - 2 = 1; 12 + 1 = 13
+    ]
+    saul.refresh_from_db()
+    alair.refresh_from_db()
+    assert saul.state["health"] == 1 and alair.state["health"] == 1
+    fate = PendingMove.objects.get(character=saul, move="take_damage", resolved_at=None)
+    assert fate.chooser == services.TARGET_CHOOSER and fate.target_id == alair.pk
+    assert services.may_choose(fate, user_id=table.player.pk, role="player")  # Alair's player
+    assert not services.may_choose(fate, user_id=table.other_player.pk, role="player")
+    own = PendingMove.objects.get(character=alair, move="take_damage", resolved_at=None)
+    assert own.chooser == "player"
