@@ -109,6 +109,7 @@ def test_party_moves_are_not_made_from_one_sheet(table, camp):
     with pytest.raises(ServiceError) as err:
         services.move_make(character=camp[0], actor=table.player, move="take_watch")
     assert err.value.code == "party_move"
+    assert "панели группы" in str(err.value)  # Russian by default
 
 
 @pytest.mark.parametrize(
