@@ -831,7 +831,8 @@ def party_move_make(
         "move_name": {"ru": spec.get("ru", move), "en": spec.get("en", move)},
         "character_ids": [c.pk for c in characters.values()],
         "rollers": [int(key) for key in result.rollers],
-        "summary": result.summary,
+        # not "summary" or "text": the log shows those as a line of text
+        "result": result.summary,
     }
     drafts.append(Draft("party.move", summary, V.BLIND if hidden else V.EVERYONE))
     publish_many(campaign=campaign, events=drafts, actor=actor)

@@ -50,7 +50,7 @@ def test_take_watch_10_plus_writes_forward_on_every_sheet_in_camp(table, camp):
             params={"watcher": ava.pk},
             dice=dice,
         )
-    assert result["summary"]["forward"] == 1
+    assert result["result"]["forward"] == 1
     for c in camp:
         c.refresh_from_db()
         assert [e["value"] for e in c.state["forward"]] == [1], c.name
@@ -61,6 +61,9 @@ def test_take_watch_10_plus_writes_forward_on_every_sheet_in_camp(table, camp):
     )
     assert kinds.count("character.updated") == 3
     assert kinds[-2:] == ["move", "party.move"]
+    party = TableEvent.objects.get(kind="party.move").payload
+    assert party["rollers"] == [ava.pk] and party["result"]["forward"] == 1
+    assert not {"summary", "text"} & set(party)  # the log would print them as raw text
     roll = TableEvent.objects.get(kind="move")
     assert roll.payload["character_id"] == ava.pk and roll.payload["outcome"]["band"] == "10+"
     # Bo did not roll, and his next move reads the +1 and spends it
@@ -99,7 +102,7 @@ def test_journey_roles_go_to_different_heroes(table, api_for, camp):
         )
     assert result["rollers"] == [cy.pk, bo.pk, ava.pk]
     assert [o["outcome"]["band"] for o in result["outcomes"]] == ["10+", "6-", "7-9"]
-    assert result["summary"]["journey_shortened"] is True
+    assert result["result"]["journey_shortened"] is True
     bo.refresh_from_db()
     assert bo.state["xp"] == 1  # a miss marks XP, saved on the scout's sheet
     assert TableEvent.objects.filter(kind="move").count() == 3
