@@ -172,6 +172,7 @@ class DungeonWorld(MoveDispatch):
             **describe_settings(SETTINGS),
             **describe_moves(MOVES),
             "party_moves": {key: dict(spec) for key, spec in PARTY_MOVE_SPECS.items()},
+            "party_roles": [c.as_dict() for c in party_rules.ROLES],
             **common_params(
                 "Сразу ответить на выбор, который предложит ход",
                 "Answer the move's pending choice at once",

@@ -158,3 +158,14 @@ def test_bad_party_requests_are_refused(table, api_for, camp):
         response = client.post(_url(table, move), body, format="json")
         assert response.status_code == 400, (move, body, response.json())
     assert not TableEvent.objects.filter(kind="party.move").exists()
+
+
+def test_the_table_offers_the_party_moves_to_those_who_play(table, client_for, camp):
+    url = f"/campaigns/{table.campaign.pk}/table/"
+    page = client_for(table.player).get(url).content.decode()
+    assert 'id="party-moves"' in page and "Ходы группы" in page
+    assert "Нести дозор (весь лагерь)" in page and "Проводник" in page
+    assert all(f'value="{c.pk}"' in page for c in camp)
+    assert f"/api/campaigns/{table.campaign.pk}/party-moves/MOVE/" in page
+    assert 'id="party-moves"' in client_for(table.referee).get(url).content.decode()
+    assert 'id="party-moves"' not in client_for(table.observer).get(url).content.decode()
