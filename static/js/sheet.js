@@ -1099,9 +1099,10 @@
       options: outcome.options,
       pick: outcome.pick,
       chooser: outcome.chooser,
-      // the server's word when it gave one (a reaction or an opponent's pick waiting on this
-      // sheet is its player's, whoever owns the moving sheet)
-      mine: outcome.mine !== undefined ? !!outcome.mine : mayChoose(outcome.chooser),
+      // a reaction or an opponent's pick waiting on this sheet is its player's, whoever owns
+      // the moving sheet: the server's list says whether it is this user's
+      mine: outcome.chooser === "target" && outcome.mine !== undefined
+        ? !!outcome.mine : mayChoose(outcome.chooser),
       csrf: config.csrf,
       url: urls.pending + pendingId + "/",
       onDone: function (data) {
