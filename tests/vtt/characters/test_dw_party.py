@@ -169,3 +169,10 @@ def test_the_table_offers_the_party_moves_to_those_who_play(table, client_for, c
     assert f"/api/campaigns/{table.campaign.pk}/party-moves/MOVE/" in page
     assert 'id="party-moves"' in client_for(table.referee).get(url).content.decode()
     assert 'id="party-moves"' not in client_for(table.observer).get(url).content.decode()
+
+
+def test_the_sheet_page_does_not_offer_party_moves(table, client_for, camp):
+    page = client_for(table.player).get(f"/characters/{camp[0].pk}/").content.decode()
+    assert 'data-move="spout_lore"' in page
+    assert 'data-move="take_watch"' not in page
+    assert 'data-move="perilous_journey"' not in page
