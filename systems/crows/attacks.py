@@ -77,7 +77,7 @@ def attack_modifiers(
     keys = [k for k in dict.fromkeys(sources) if k != "flanking"]
     if (
         "flanking" in sources
-        and attack == "melee"
+        and attack != "ranged"  # a check that does not say which attack counts it as melee
         and not flanking_blocked(
             attacker_conditions=condition_keys(attacker), attacker_grabbing=grabbing, target=target
         )

@@ -895,3 +895,14 @@ def test_check_of_the_attack_kind_and_the_attack_move_agree_on_every_modifier():
         sources=["flanking"],
     )
     assert "flanking" not in ranged.details["sources"]  # flanking is for melee attacks
+
+
+def test_a_check_of_the_attack_kind_that_names_no_attack_flanks_as_melee():
+    def flank(state):
+        out = run(
+            "check", state, [5, 4], characteristic="strength", kind="attack", sources=["flanking"]
+        )
+        return "flanking" in out.details["sources"]
+
+    assert flank(armed()) is True
+    assert flank(armed(conditions=[{"key": "prone"}])) is False
