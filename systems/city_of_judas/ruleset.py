@@ -584,10 +584,10 @@ class CityOfJudas(MoveDispatch):
         Both missing: the higher total still wins unless the campaign says no (§8.14).
 
         Each side picks Engage in Battle's options by its own total (10+ two, 7-9 one): the
-        winner first, then the loser, who may not contradict the winner (L197). Then a side
+        winner first, then the loser, who may not contradict the winner ("Игрок против
+        игрока"). Then a side
         with 7+ deals its weapon's damage, and a character it gets through to rolls Take
-        Damage at once (L201; ``details["follow_moves"]``), its 6- picked by the other side
-        (L203)."""
+        Damage at once (``details["follow_moves"]``), its 6- picked by the other side."""
         p, s = call.params, call.settings
         mine, theirs = p["total"], p["opponent_total"]
         both_miss = mine <= 6 and theirs <= 6
@@ -648,7 +648,7 @@ class CityOfJudas(MoveDispatch):
 
     @staticmethod
     def _conflict_picks(total: int) -> int:
-        """How many of Engage in Battle's options a total picks: 10+ two, 7-9 one (L211)."""
+        """How many of Engage in Battle's options a total picks: 10+ two, 7-9 one."""
         return 2 if total >= 10 else 1 if total >= 7 else 0
 
     def _conflict_next(self, out: Outcome, pending: dict[str, Any]) -> Outcome:
@@ -663,7 +663,7 @@ class CityOfJudas(MoveDispatch):
                 continue
             offered = list(ENGAGE_OPTIONS)
             if winner in ("self", "opponent") and side != winner:
-                # L197: the loser may not contradict the winner's choices
+                # "Игрок против игрока": the loser may not contradict the winner's choices
                 taken = set(pending["picked"][winner]) & CONFLICT_EXCLUSIVE
                 offered = [o for o in offered if o.key not in taken]
             return offer(
@@ -695,7 +695,7 @@ class CityOfJudas(MoveDispatch):
 
     def _conflict_done(self, out: Outcome, pending: dict[str, Any]) -> Outcome:
         """Damage both ways at once: a side with 7+ deals its weapon's damage (+1 AP if it
-        picked it); whoever it gets through to rolls Take Damage at once (L201)."""
+        picked it); whoever it gets through to rolls Take Damage at once."""
         p, s = pending["params"], pending["settings"]
         sheets = {"self": out.state, "opponent": out.details.get(pending["sheet"])}
         totals = {"self": p["total"], "opponent": p["opponent_total"]}

@@ -307,7 +307,7 @@ class CrowsB:
             sources.append("cover")  # L644
         sources += CONCEALMENT_SOURCES[t.get("concealment", "none")]  # L652-L660
         if t.get("flanking"):
-            sources.append("flanking")  # L823; whether it counts: attacks.attack_modifiers
+            sources.append("flanking")  # whether it counts: attacks.attack_modifiers
         if t.get("high_ground"):
             sources.append("high_ground")  # L831
         if attack == "ranged" and t.get("adjacent"):

@@ -193,7 +193,7 @@ def map_attack(
         "weapon_id": weapon_id,
         "attack": attack,
         "target_name": target.name,
-        "combatant": f"t{target.pk}",  # the combat under way says if it is surprised (L703)
+        "combatant": f"t{target.pk}",  # the combat under way says if it is surprised
         **found.params(),
     }
     if characteristic:
@@ -393,9 +393,9 @@ def _target_combatant(character: Character, target: Character | None) -> str:
 def _combat_params(
     *, character: Character, target: Character | None, params: dict[str, Any], routed: bool
 ) -> dict[str, Any]:
-    """An attack (or a spell) reads surprise from the combat under way (L703), never from the
-    client: the server puts in the campaign's combat and, unless the map already found it
-    (``routed``), the target sheet's own combatant id."""
+    """An attack (or a spell) reads surprise from the combat under way ("Застигнут
+    врасплох"), never from the client: the server puts in the campaign's combat and, unless
+    the map already found it (``routed``), the target sheet's own combatant id."""
     params = {**params, "combat": battle.current_combat(character.campaign_id)}
     if not routed:
         params["combatant"] = _target_combatant(character, target)
