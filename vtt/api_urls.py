@@ -87,6 +87,11 @@ urlpatterns = [
         name="api-characters-import",
     ),
     path("campaigns/<int:pk>/rules/", char_api.CampaignRules.as_view(), name="api-rules"),
+    path(
+        "campaigns/<int:pk>/party-moves/<slug:move>/",
+        char_api.PartyMove.as_view(),
+        name="api-party-move",
+    ),
     path("characters/<int:cid>/", char_api.CharacterDetail.as_view(), name="api-character"),
     path(
         "characters/<int:cid>/history/",

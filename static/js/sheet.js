@@ -1099,7 +1099,10 @@
       options: outcome.options,
       pick: outcome.pick,
       chooser: outcome.chooser,
-      mine: mayChoose(outcome.chooser),
+      // a reaction or an opponent's pick waiting on this sheet is its player's, whoever owns
+      // the moving sheet: the server's list says whether it is this user's
+      mine: outcome.chooser === "target" && outcome.mine !== undefined
+        ? !!outcome.mine : mayChoose(outcome.chooser),
       csrf: config.csrf,
       url: urls.pending + pendingId + "/",
       onDone: function (data) {
@@ -1138,7 +1141,9 @@
         var li = h("li", { "class": "pending-entry", "data-pending-id": String(row.id) }, [
           h("strong", { "class": "move-name", text: moveName(row.move) }),
           row.text ? h("p", { "class": "outcome-text", text: tr(row.text) }) : null,
-          pendingChoice(row.id, { options: row.options, pick: row.pick, chooser: row.chooser }, null),
+          pendingChoice(row.id, {
+            options: row.options, pick: row.pick, chooser: row.chooser, mine: row.mine,
+          }, null),
         ]);
         pendingList.appendChild(li);
       });

@@ -212,6 +212,11 @@ ENGAGE_OPTIONS = (
 )
 
 MISS_GM = _t("Мастер делает ход.", "The GM makes a move.")
+# "Победитель первый выбирает варианты хода, за ним это делает проигравший, но он не может
+# противоречить вариантам, выбранным победителем": of Engage in Battle's options only the
+# excellent manoeuvre (the better position) is held by one side at a time, so a loser may not
+# pick it after the winner did. On a tie both pick with no limits.
+CONFLICT_EXCLUSIVE = frozenset({"maneuver"})
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec(
@@ -274,6 +279,13 @@ MOVES: tuple[MoveSpec, ...] = (
                 "from_pc": BoolField(
                     ru="Урон от другого персонажа игрока (на 6- выбирает он)",
                     en="Damage from another player character (they pick on 6-)",
+                ),
+                "target": ObjectField(
+                    ru="Лист персонажа, нанёсшего урон",
+                    en="Sheet of the character who dealt the damage",
+                    nullable=True,
+                    default=None,
+                    fields=SHEET.fields,
                 ),
                 "maim_before": StrField(
                     ru="Взять увечье вместо отметки урона (ключ)",
@@ -421,8 +433,16 @@ MOVES: tuple[MoveSpec, ...] = (
                     default=None,
                     fields=SHEET.fields,
                 ),
+                "target": ObjectField(
+                    ru="Лист противника (персонаж за столом)",
+                    en="Opponent's sheet (a character at the table)",
+                    nullable=True,
+                    default=None,
+                    fields=SHEET.fields,
+                ),
             }
         ),
+        options={"picks": OptionSet(1, PLAYER, ENGAGE_OPTIONS)},
     ),
     MoveSpec(
         key="mark_maim",

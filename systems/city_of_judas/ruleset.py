@@ -10,9 +10,18 @@ Damage outcome the player may answer ``["maim:<key>"]`` at any pending step inst
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
-from systems.city_of_judas.moves import DS_TWO, MORTAL, MOVES, MOVES_BY_KEY, TD_OFFER
+from systems.city_of_judas.moves import (
+    CONFLICT_EXCLUSIVE,
+    DS_TWO,
+    ENGAGE_OPTIONS,
+    MORTAL,
+    MOVES,
+    MOVES_BY_KEY,
+    TD_OFFER,
+)
 from systems.city_of_judas.sheet import (
     HEALTH_MIN,
     NPC,
@@ -46,7 +55,7 @@ from systems.core.rulekit import (
     describe_settings,
     split_call,
 )
-from systems.core.schema import MoveSpec, OptionSet, fail, validate
+from systems.core.schema import OPPONENT, PLAYER, MoveSpec, OptionSet, fail, validate
 
 SEED = "shared/seeds/002_d87999cfe335c954_city_of_judas.txt"
 MAIM_PREFIX = "maim:"
@@ -438,8 +447,12 @@ class CityOfJudas(MoveDispatch):
         if r.band == WEAK:
             return self._offer(out, call.spec.options[WEAK], "td_7_9", call)
         only = ["serious", "scary", "critical"] + (["deadly"] if st["health"] == HEALTH_MIN else [])
-        out.flags["opponent_chooses"] = p["from_pc"]  # L127, L203
-        return self._offer(out, call.spec.options[MISS], "td_6", call, only=only)
+        # Damage from another player character: on a 6- that player, not the GM, picks the
+        # fate ("Игрок против игрока").
+        from_pc = p["from_pc"] or p["target"] is not None
+        out.flags["opponent_chooses"] = from_pc
+        chooser = OPPONENT if from_pc else None
+        return self._offer(out, call.spec.options[MISS], "td_6", call, only=only, chooser=chooser)
 
     def _less_damage(self, outcome: Outcome, state: dict[str, Any]) -> None:
         """ "1 less damage": +1 health, never above the health before this hit (§8.6)."""
@@ -568,7 +581,13 @@ class CityOfJudas(MoveDispatch):
     def _do_conflict(self, call: _Call) -> Outcome:
         """Конфликт (L187-L205): the higher total wins, +1 superiority, picks first; equal
         totals resolve at once with no limits (L199); nobody makes a Decisive Strike (L201).
-        Both missing: the higher total still wins unless the campaign says no (§8.14)."""
+        Both missing: the higher total still wins unless the campaign says no (§8.14).
+
+        Each side picks Engage in Battle's options by its own total (10+ two, 7-9 one): the
+        winner first, then the loser, who may not contradict the winner ("Игрок против
+        игрока"). Then a side
+        with 7+ deals its weapon's damage, and a character it gets through to rolls Take
+        Damage at once (``details["follow_moves"]``), its 6- picked by the other side."""
         p, s = call.params, call.settings
         mine, theirs = p["total"], p["opponent_total"]
         both_miss = mine <= 6 and theirs <= 6
@@ -582,14 +601,15 @@ class CityOfJudas(MoveDispatch):
             state["superiority"] = clamp_change(
                 state["superiority"], 1, s["superiority_min"], s["superiority_max"]
             )
-        opponent = p["opponent"]
+        key = "target" if p["target"] is not None else "opponent"
+        opponent = p[key]
         if opponent is not None:
             opponent = self.validate_state(opponent)
             if winner == "opponent":
                 opponent["superiority"] = clamp_change(
                     opponent["superiority"], 1, s["superiority_min"], s["superiority_max"]
                 )
-            details["opponent"] = opponent
+            details[key] = opponent
         texts = {
             "self": Text(
                 "Вы победили: +1 к превосходству, выбираете варианты первым.",
@@ -610,9 +630,108 @@ class CityOfJudas(MoveDispatch):
             "decisive_strike_allowed": False,
             "opponent_picks_misses": True,
         }
-        return self._outcome(
+        out = self._outcome(
             call, None, state=state, text=texts[winner], flags=flags, details=details
         )
+        order = ["opponent", "self"] if winner == "opponent" else ["self", "opponent"]
+        pending = {
+            "move": call.spec.key,
+            "params": copy.deepcopy(p),
+            "settings": copy.deepcopy(s),
+            "kind": "conflict",
+            "order": order,
+            "step": 0,
+            "picked": {"self": [], "opponent": []},
+            "sheet": key,
+        }
+        return self._conflict_next(out, pending)
+
+    @staticmethod
+    def _conflict_picks(total: int) -> int:
+        """How many of Engage in Battle's options a total picks: 10+ two, 7-9 one."""
+        return 2 if total >= 10 else 1 if total >= 7 else 0
+
+    def _conflict_next(self, out: Outcome, pending: dict[str, Any]) -> Outcome:
+        """Offer the next side its picks, or finish the conflict."""
+        p = pending["params"]
+        totals = {"self": p["total"], "opponent": p["opponent_total"]}
+        winner = out.details["winner"]
+        for step in range(pending["step"], len(pending["order"])):
+            side = pending["order"][step]
+            count = self._conflict_picks(totals[side])
+            if not count:
+                continue
+            offered = list(ENGAGE_OPTIONS)
+            if winner in ("self", "opponent") and side != winner:
+                # "Игрок против игрока": the loser may not contradict the winner's choices
+                taken = set(pending["picked"][winner]) & CONFLICT_EXCLUSIVE
+                offered = [o for o in offered if o.key not in taken]
+            return offer(
+                out,
+                offered,
+                pick=min(count, len(offered)),
+                chooser=PLAYER if side == "self" else OPPONENT,
+                pending={**pending, "step": step, "side": side},
+            )
+        return self._conflict_done(out, pending)
+
+    def _choose_conflict(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
+        side, s = pending["side"], pending["settings"]
+        state = copy.deepcopy(outcome.state)
+        details: dict[str, Any] = {}
+        if "superior_tactics" in choices:
+            theirs = copy.deepcopy(outcome.details.get(pending["sheet"]))
+            sheet = state if side == "self" else theirs
+            if sheet is not None:
+                sheet["superiority"] = clamp_change(
+                    sheet["superiority"], 1, s["superiority_min"], s["superiority_max"]
+                )
+                if side != "self":
+                    details[pending["sheet"]] = sheet
+        done = continue_outcome(outcome, choices, state=state, details=details)
+        picked = {**pending["picked"], side: list(choices)}
+        done.details["picks"] = picked
+        return self._conflict_next(done, {**pending, "picked": picked, "step": pending["step"] + 1})
+
+    def _conflict_done(self, out: Outcome, pending: dict[str, Any]) -> Outcome:
+        """Damage both ways at once: a side with 7+ deals its weapon's damage (+1 AP if it
+        picked it); whoever it gets through to rolls Take Damage at once."""
+        p, s = pending["params"], pending["settings"]
+        sheets = {"self": out.state, "opponent": out.details.get(pending["sheet"])}
+        totals = {"self": p["total"], "opponent": p["opponent_total"]}
+        other = {"self": "opponent", "opponent": "self"}
+        damage: dict[str, Any] = {}
+        follow: list[dict[str, Any]] = []
+        for side in ("self", "opponent"):
+            attacker, victim = sheets[side], sheets[other[side]]
+            if attacker is None or totals[side] < 7:
+                continue
+            extra = 1 if "ap_damage" in pending["picked"][side] else 0
+            hit = {
+                "damage": attacker["weapon_damage"] + extra,
+                "ap": attacker["weapon_ap"] + extra,
+            }
+            if victim is None or not hit["damage"]:
+                continue
+            through = damage_through(
+                hit["damage"],
+                hit["ap"],
+                armor=victim["armor"],
+                shield=victim["shield"],
+                other=victim["other_protection"],
+                ap_ignores_shield=s["ap_ignores_shield"],
+            )
+            damage[other[side]] = {**hit, "through": through}
+            if through > 0:
+                subject = "self" if other[side] == "self" else pending["sheet"]
+                follow.append(
+                    {"subject": subject, "move": "take_damage", "params": {"hits": [hit]}}
+                )
+        done = dataclasses.replace(out, details={**out.details, "damage": damage})
+        done.details.pop("pending", None)
+        if follow and pending["sheet"] == "target":
+            done.details["follow_moves"] = follow
+        return done
 
     # --- sheet actions ---------------------------------------------------------------------
 

@@ -331,6 +331,9 @@ def fail(path: str, ru: str, en: str) -> RulesError:
 
 PLAYER = "player"
 REFEREE = "referee"
+# The other player in a fight between player characters: the table resolves it to the player
+# of the character the move names as its other side (its ``target``).
+OPPONENT = "opponent"
 # ``resolve(move, state, *, dice, settings=..., choices=..., **params)`` owns these names.
 RESERVED_PARAMS = frozenset({"move", "state", "dice", "settings", "choices"})
 

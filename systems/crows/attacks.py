@@ -8,6 +8,8 @@ from typing import Any
 
 from systems.core.dice import Dice
 from systems.core.schema import fail
+from systems.crows.combat import flanking_blocked
+from systems.crows.conditions import condition_keys
 
 RANGE_PENALTY_PER_SQUARE = 2  # L799
 
@@ -40,3 +42,50 @@ def crit_extra_action(*, on_own_turn: bool) -> dict[str, Any]:
     """A crit on an attack gives one extra action: any time this turn on your own turn,
     otherwise it must be used at once (L815)."""
     return {"extra_action": True, "use": "this_turn" if on_own_turn else "immediately"}
+
+
+SURPRISE_BONUS = 1  # "Застигнут врасплох": attacks against it get +1, a bonus, not advantage
+SQUEEZING_BONUS = 1  # a creature squeezing through a narrow space is easier to hit
+
+
+def surprised(combat: dict[str, Any] | None, combatant_id: str) -> bool:
+    """Is the attack's target surprised? Read from the combat under way, never from the
+    attacker's word: only a combatant marked surprised, and only in round 1 ("Застигнут
+    врасплох": after the first round nobody is surprised any more)."""
+    if not combat or not combatant_id or combat.get("round") != 1:
+        return False
+    return any(c["id"] == combatant_id and c["surprised"] for c in combat["combatants"])
+
+
+def attack_modifiers(
+    attacker: dict[str, Any],
+    sources: list[str] | tuple[str, ...],
+    *,
+    attack: str,
+    grabbing: str = "",
+    target: str = "",
+    combat: dict[str, Any] | None = None,
+    combatant: str = "",
+    squeezing: bool = False,
+) -> tuple[tuple[str, ...], dict[str, int]]:
+    """An attack's situational sources and flat bonuses: one rule for the attack move (and a
+    spell attack) and for a check of the attack kind, so both read the same total.
+
+    Flanking (Бой, "Фланкирование") counts only for a melee attack by an attacker who is not
+    prone, grabbed or grabbing another creature, whoever claimed it; surprise comes from the
+    combat state (``surprised``)."""
+    keys = [k for k in dict.fromkeys(sources) if k != "flanking"]
+    if (
+        "flanking" in sources
+        and attack != "ranged"  # a check that does not say which attack counts it as melee
+        and not flanking_blocked(
+            attacker_conditions=condition_keys(attacker), attacker_grabbing=grabbing, target=target
+        )
+    ):
+        keys.append("flanking")
+    parts: dict[str, int] = {}
+    if surprised(combat, combatant):
+        parts["surprised"] = SURPRISE_BONUS
+    if squeezing:
+        parts["squeezing"] = SQUEEZING_BONUS
+    return tuple(keys), parts

@@ -26,6 +26,7 @@ from systems.core.schema import (
 from systems.crows.checks import SOURCES
 from systems.crows.items import ITEM
 from systems.crows.sheet import EFFECT
+from systems.crows.state_b import COMBAT
 from systems.crows.terms import (
     ACTIVITIES,
     CHARACTERISTICS,
@@ -161,6 +162,14 @@ ATTACK_PARAMS: dict[str, Field] = {
         max=1000,
     ),
     "on_own_turn": BoolField(ru="В свой ход", en="On your own turn", default=True),
+    # the same situation the attack move reads (attacks.attack_modifiers)
+    "combat": COMBAT,
+    "target_combatant": StrField(
+        ru="Цель в бою (её id; застигнута ли врасплох, видно из боя)",
+        en="The target in the combat (its id; the combat says whether it is surprised)",
+        max_length=64,
+    ),
+    "squeezing": BoolField(ru="Цель протискивается (+1)", en="Target squeezing (+1)"),
 }
 
 DAMAGE_ROUTING: dict[str, Field] = {

@@ -19,7 +19,7 @@ from systems.core.schema import (
 from systems.crows.items import DAMAGE, ITEM
 from systems.crows.moves import CHECK_PARAMS, DAMAGE_ROUTING, SOURCE_CHOICES, _params, _t
 from systems.crows.sheet import PROJECT, SHEET
-from systems.crows.state_b import COMBATANT, ROLE_ENTRY, TRAVEL
+from systems.crows.state_b import COMBAT, COMBATANT, ROLE_ENTRY, TRAVEL
 from systems.crows.terms import (
     CHARACTERISTICS,
     CONDITION_CHOICES,
@@ -97,7 +97,11 @@ SITUATION: dict[str, Field] = {
     "concealment": ChoiceField(
         ru="Завеса у цели", en="Concealment at the target", default="none", choices=CONCEALMENT
     ),
-    "surprised": BoolField(ru="Цель застигнута врасплох (+1)", en="Target surprised (+1)"),
+    "combatant": StrField(
+        ru="Цель в бою (её id; застигнута ли врасплох, видно из боя)",
+        en="The target in the combat (its id; the combat says whether it is surprised)",
+        max_length=64,
+    ),
     "squeezing": BoolField(ru="Цель протискивается (+1)", en="Target squeezing (+1)"),
     "adjacent": BoolField(
         ru="Цель рядом с вами (дальняя атака — помеха)",
@@ -166,6 +170,7 @@ ATTACK_PARAMS: dict[str, Field] = {
     "target": SHEET_PARAM,
     "target_name": StrField(ru="Имя цели", en="Target's name", max_length=100),
     **SITUATION,
+    "combat": COMBAT,
     "targets": ListField(
         ru="Несколько целей (один бросок)",
         en="Several targets (one roll)",
@@ -617,6 +622,7 @@ MOVES_B: tuple[MoveSpec, ...] = (
             target=SHEET_PARAM,
             target_name=StrField(ru="Имя цели", en="Target's name", max_length=100),
             **SITUATION,
+            combat=COMBAT,
             in_combat=BoolField(ru="Идут боевые раунды", en="In round-timed play"),
             line_of_effect=BoolField(ru="Линия эффекта", en="Line of effect", default=True),
             origin_distance=IntField(

@@ -537,6 +537,16 @@ class Crows(CrowsB, MoveDispatch):
         if call.spec.key == "hide" and p["moved"] * 2 > speed(st):
             extra.append("sneaking_fast")  # L337: no faster than half speed
         sources = tuple(dict.fromkeys([*p.get("sources", []), *own, *target, *seen, *extra]))
+        situation: dict[str, int] = {}
+        if kind == "attack":
+            sources, situation = attacks.attack_modifiers(
+                st,
+                sources,
+                attack=attack,
+                combat=p.get("combat"),
+                combatant=p.get("target_combatant", ""),
+                squeezing=p.get("squeezing", False),
+            )
         a, d = count_sources(
             sources, advantages=p.get("advantages", 0), disadvantages=p.get("disadvantages", 0)
         )
@@ -553,6 +563,7 @@ class Crows(CrowsB, MoveDispatch):
             penalty = attacks.range_penalty(p["weapon_range"], p["distance"])
             if penalty:
                 parts["range"] = penalty
+        parts.update(situation)
         return _Setup(
             kind=kind,
             characteristic=characteristic,

@@ -78,7 +78,7 @@ SITUATION_KEYS = (
     "cover",
     "light",
     "concealment",
-    "surprised",
+    "combatant",
     "squeezing",
     "adjacent",
     "allies_adjacent",
@@ -129,22 +129,38 @@ class CrowsB:
         purpose: str = "",
         advantages: int = 0,
         expertise_keys: tuple[str, ...] | None = None,
+        target: dict[str, Any] | None = None,
     ) -> Setup:
-        """Sources and flat parts for a part B check, the same way part A counts them."""
+        """Sources and flat parts for a part B check, the same way part A counts them;
+        an attack's situation (``target``: one target entry) through
+        ``attacks.attack_modifiers`` as a check of the attack kind does."""
         st, p = call.state, call.params
         own, auto_doom = self_sources(
             st, kind=kind, attack=attack, characteristic=characteristic, purpose=purpose
         )
-        target, force3 = target_sources(list(target_conditions), kind=kind, attack=attack)
+        conds, force3 = target_sources(list(target_conditions), kind=kind, attack=attack)
         seen = check_sources(light) if light else []
-        keys = tuple(dict.fromkeys([*p.get("sources", []), *sources, *own, *target, *seen]))
+        keys = tuple(dict.fromkeys([*p.get("sources", []), *sources, *own, *conds, *seen]))
+        situation: dict[str, int] = {}
+        if kind == "attack":
+            t = target or {}
+            keys, situation = attacks.attack_modifiers(
+                st,
+                keys,
+                attack=attack,
+                grabbing=p.get("grabbing", ""),
+                target=t.get("name", ""),
+                combat=p.get("combat"),
+                combatant=t.get("combatant", ""),
+                squeezing=bool(t.get("squeezing")),
+            )
         a, d = count_sources(
             keys,
             advantages=p.get("advantages", 0) + advantages,
             disadvantages=p.get("disadvantages", 0),
         )
         all_parts: dict[str, int] = {"bonus": p.get("bonus", 0)}
-        all_parts.update({k: v for k, v in (parts or {}).items() if v})
+        all_parts.update({k: v for k, v in {**(parts or {}), **situation}.items() if v})
         if p.get("help"):
             all_parts["help"] = sum(p["help"])
         prepared = self._prepared_bonus(st, p.get("task", ""))
@@ -290,14 +306,8 @@ class CrowsB:
         if cover == "half":
             sources.append("cover")  # L644
         sources += CONCEALMENT_SOURCES[t.get("concealment", "none")]  # L652-L660
-        if t.get("flanking") and attack == "melee":
-            blocked = cb.flanking_blocked(
-                attacker_conditions=condition_keys(st),
-                attacker_grabbing=p.get("grabbing", ""),
-                target=t["name"],
-            )
-            if not blocked:
-                sources.append("flanking")  # L823
+        if t.get("flanking"):
+            sources.append("flanking")  # whether it counts: attacks.attack_modifiers
         if t.get("high_ground"):
             sources.append("high_ground")  # L831
         if attack == "ranged" and t.get("adjacent"):
@@ -306,10 +316,6 @@ class CrowsB:
             sources.append("taunted")  # L761
         if ctx["improvised"]:
             sources.append("improvised_weapon")  # L811
-        if t.get("surprised"):
-            parts["surprised"] = 1  # L703: a bonus, not advantage
-        if t.get("squeezing"):
-            parts["squeezing"] = 1  # L682
         if sheet is not None and attacks_against_bonus(sheet):
             parts["glowing"] = attacks_against_bonus(sheet)  # L1334
         if t.get("target_bonus"):
@@ -340,6 +346,7 @@ class CrowsB:
             target_conditions=conditions,
             light=t.get("light", "bright"),
             expertise_keys=keys,
+            target=t,
         )
 
     def _setup_attack(self, call: Call) -> Setup:

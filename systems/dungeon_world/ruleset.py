@@ -44,6 +44,7 @@ from systems.core.rulekit import (
     split_call,
 )
 from systems.core.schema import OptionSet, fail, validate
+from systems.dungeon_world import party as party_rules
 from systems.dungeon_world.damage import (
     after_armor,
     armor_after_cover,
@@ -77,6 +78,25 @@ WIZARD_CLASSES = {"маг", "wizard"}
 MONTH_DAYS = 30  # "месяц или дольше" (L261); a week is 7 days (digest §8.17)
 
 _Call = MoveCall
+
+# Party moves (``party_move``): what each takes besides the sheets; a sheet is named by the key
+# the caller gave it in ``party``.
+PARTY_MOVE_SPECS: dict[str, dict[str, Any]] = {
+    "take_watch": {
+        "ru": "Нести дозор (весь лагерь)",
+        "en": "Take Watch (the whole camp)",
+        "params": {"watcher": "a key of party: who is on watch and rolls +WIS"},
+        "seed": "Нести дозор",
+    },
+    "perilous_journey": {
+        "ru": "Отправиться в опасное путешествие (роли группы)",
+        "en": "Undertake a Perilous Journey (the party's roles)",
+        "params": {
+            "roles": "{trailblazer|scout|quartermaster: a key of party}, one hero per role",
+        },
+        "seed": "Отправиться в опасное путешествие",
+    },
+}
 
 
 @dataclass
@@ -151,6 +171,8 @@ class DungeonWorld(MoveDispatch):
             "npc": NPC.describe(),
             **describe_settings(SETTINGS),
             **describe_moves(MOVES),
+            "party_moves": {key: dict(spec) for key, spec in PARTY_MOVE_SPECS.items()},
+            "party_roles": [c.as_dict() for c in party_rules.ROLES],
             **common_params(
                 "Сразу ответить на выбор, который предложит ход",
                 "Answer the move's pending choice at once",
@@ -189,6 +211,29 @@ class DungeonWorld(MoveDispatch):
         return effective_modifier(self.validate_state(state), stat, self.clean_settings(settings))
 
     # --- entry points ----------------------------------------------------------------------
+
+    def party_move(
+        self,
+        move: str,
+        party: dict[str, dict[str, Any]],
+        *,
+        dice: Dice,
+        settings: dict[str, Any] | None = None,
+        **params: Any,
+    ) -> party_rules.PartyResult:
+        """A move one hero rolls that acts on the party (Take Watch, Perilous Journey): every
+        sheet it touches in, keyed by the caller's names; every new sheet out."""
+        procedure = party_rules.PARTY_MOVES.get(move)
+        if procedure is None:
+            raise _err("move", "Нет такого хода группы.", f"No such party move: {move!r}.")
+        allowed = set(PARTY_MOVE_SPECS[move]["params"])
+        unknown = sorted(set(params) - allowed)
+        if unknown:
+            raise _err(unknown[0], "Неизвестное поле.", "Unknown field.")
+        missing = sorted(allowed - set(params))
+        if missing:
+            raise _err(missing[0], "Обязательное поле.", "This field is required.")
+        return procedure(self, party, dice=dice, settings=settings, **params)
 
     def apply_choice(
         self, outcome: Outcome, choices: list[str], *, dice: Dice | None = None

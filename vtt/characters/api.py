@@ -273,6 +273,43 @@ class CharacterMove(APIView):
         )
 
 
+class PartyMoveRequest(serializers.Serializer):
+    character_ids = serializers.ListField(
+        child=serializers.IntegerField(),
+        max_length=services.MAX_PARTY,
+        help_text="Every sheet the move acts on (the whole camp, every traveller).",
+    )
+    params = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="The party move's parameters; a sheet is named by its id "
+        '(`{"watcher": 12}`, `{"roles": {"scout": 12, "trailblazer": 14}}`).',
+    )
+
+
+class PartyMove(APIView):
+    @extend_schema(
+        request=PartyMoveRequest,
+        responses={201: OpenApiTypes.OBJECT, 400: OpenApiResponse(description="Refused")},
+    )
+    def post(self, request: Request, pk: int, move: str) -> Response:
+        """A move that acts on the party (Dungeon World: `take_watch`, `perilous_journey`,
+        listed under `party_moves` in the ruleset's description); the server rolls and every
+        sheet it changes is saved and published at once."""
+        membership = authorize(request.user, pk, Action.PLAY)
+        data = _valid(PartyMoveRequest, request)
+        MOVE_BUCKET.hit(str(request.user.pk))
+        result = services.party_move_make(
+            campaign=membership.campaign,
+            actor=request.user,
+            role=membership.role,
+            move=move,
+            character_ids=data["character_ids"],
+            params=data["params"],
+        )
+        return Response(result, status=status.HTTP_201_CREATED)
+
+
 class CharacterMoveOdds(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("params", str, description="Move parameters as JSON")],

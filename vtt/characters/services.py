@@ -14,12 +14,13 @@ from systems import get_ruleset
 from systems.core.dice import Dice, RandomDice
 from systems.core.outcome import Outcome, outcome_from_dict
 from systems.core.ruleset import RulesError
+from systems.core.schema import OPPONENT
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
 from vtt.characters.selectors import character_row
 from vtt.characters.visibility import public_keys, public_state
-from vtt.core.errors import Conflict, Invalid, invalid_from_rules
+from vtt.core.errors import Conflict, Invalid, ServiceError, invalid_from_rules
 from vtt.table.models import Visibility as V
 from vtt.table.services import Draft, publish, publish_many
 
@@ -313,6 +314,20 @@ def register_outcome_hook(
         _ROUTED_MOVES.add((ruleset, move))
 
 
+# Parameter hooks: (ruleset, move) → callables that set the parameters only the server knows
+# (the combat under way), over anything the client sent, before the rules resolve the move.
+ParamHook = Callable[..., dict[str, Any]]
+_PARAM_HOOKS: dict[tuple[str, str], list[ParamHook]] = {}
+
+
+def register_param_hook(ruleset: str, move: str, hook: ParamHook) -> None:
+    """Run ``hook(character=, target=, params=, routed=) -> params`` before every ``move``
+    of ``ruleset`` is resolved (``routed``: a service made it, not the sheet's endpoint)."""
+    hooks = _PARAM_HOOKS.setdefault((ruleset, move), [])
+    if hook not in hooks:
+        hooks.append(hook)
+
+
 _ACTION_KEYS: dict[str, frozenset[str]] = {}
 
 
@@ -385,11 +400,14 @@ def _is_reaction(outcome: Outcome) -> bool:
 
 
 def _chooser(outcome: Outcome, target: Character | None) -> str:
-    """Who answers the choice: the rules say player or referee; a reaction of a target that is
-    a player's character goes to that player (or the referee), any other reaction to the
-    referee."""
+    """Who answers the choice: the rules say player, referee or the opponent; a reaction of a
+    target that is a player's character, or the opponent's pick (the player character on the
+    other side of a fight between players), goes to that player (or the referee), any other
+    reaction or opponent's pick to the referee."""
     chooser = outcome.chooser or "player"
-    if chooser == "referee" or not _is_reaction(outcome):
+    if chooser == "referee":
+        return chooser
+    if chooser != OPPONENT and not _is_reaction(outcome):
         return chooser
     if target is not None and target.kind == Kind.PC and target.owner_id is not None:
         return TARGET_CHOOSER
@@ -406,6 +424,7 @@ def _apply_outcome(
     pending: PendingMove | None,
     context: dict[str, Any] | None = None,
     hidden: bool = False,
+    dice: Dice | None = None,
 ) -> PendingMove | None:
     reason = f"move:{spec['key']}"
     if outcome.state and outcome.state != character.state:
@@ -482,7 +501,34 @@ def _apply_outcome(
     publish_many(campaign=character.campaign_id, events=drafts, actor=actor)
     for hook in _OUTCOME_HOOKS.get((character.ruleset, spec["key"]), []):
         hook(character=character, outcome=outcome, actor=actor, resolved=pending)
+    _follow_moves(character=character, target=target, actor=actor, outcome=outcome, dice=dice)
     return follow
+
+
+def _follow_moves(
+    *,
+    character: Character,
+    target: Character | None,
+    actor: User,
+    outcome: Outcome,
+    dice: Dice | None,
+) -> None:
+    """Make the moves the rules say follow at once (``details["follow_moves"]``: City of
+    Judas, a character hurt in a conflict rolls Take Damage): with the same dice, on this
+    move's sheet (``"self"``) or its target's, the other one as their target."""
+    if outcome.pending or target is None:
+        return
+    for step in outcome.details.get("follow_moves", []):
+        subject, other = (character, target) if step["subject"] == "self" else (target, character)
+        move_make(
+            character=subject,
+            actor=actor,
+            move=step["move"],
+            params=step["params"],
+            target_id=other.pk,
+            dice=dice,
+            routed=True,
+        )
 
 
 @transaction.atomic
@@ -502,6 +548,11 @@ def move_make(
     found for an attack); ``hidden`` makes its events the referee's only; ``routed`` is how a
     service makes a move that reads campaign state (see ``register_outcome_hook``)."""
     spec = _move_spec(character.ruleset, move)
+    if move in _party_moves(character.ruleset):
+        raise Invalid(
+            _("This move acts on the whole party: make it from the party panel at the table."),
+            code="party_move",
+        )
     if (character.ruleset, move) in _ROUTED_MOVES and not routed:
         raise Invalid(
             _("This move is made from its own panel at the table, not from the sheet."),
@@ -539,17 +590,20 @@ def move_make(
     target = _lock_target(character.campaign, target_id)
     if target is not None:
         params["target"] = copy.deepcopy(target.state)
+    for hook in _PARAM_HOOKS.get((character.ruleset, move), []):
+        params = hook(character=character, target=target, params=params, routed=routed)
     if character.kind == Kind.NPC and target is None and move in _action_keys(character.ruleset):
         # What the referee does to an NPC's own sheet (damage taken, hit points, conditions)
         # is the referee's business like the sheet itself: its text says "HP: 4". An NPC's
         # moves, and its actions at someone (a counterattack), stay at the table.
         hidden = True
     ruleset = get_ruleset(character.ruleset)
+    dice = dice or RandomDice()
     try:
         outcome = ruleset.resolve(
             move,
             _rules_state(character),
-            dice=dice or RandomDice(),
+            dice=dice,
             settings=character.campaign.rules or None,
             **params,
         )
@@ -568,6 +622,7 @@ def move_make(
         pending=None,
         context=context,
         hidden=hidden,
+        dice=dice,
     )
     return outcome, follow
 
@@ -635,14 +690,19 @@ def move_choose(
             choices=choices,
             ts=ts,
         )
+    dice = dice or RandomDice()
     try:
-        outcome = ruleset.apply_choice(
-            outcome_from_dict(waiting), choices, dice=dice or RandomDice()
-        )
+        outcome = ruleset.apply_choice(outcome_from_dict(waiting), choices, dice=dice)
     except RulesError as exc:
         raise invalid_from_rules(exc, code="choice_refused") from exc
     follow = _apply_outcome(
-        character=character, target=target, actor=actor, outcome=outcome, spec=spec, pending=pending
+        character=character,
+        target=target,
+        actor=actor,
+        outcome=outcome,
+        spec=spec,
+        pending=pending,
+        dice=dice,
     )
     return outcome, follow
 
@@ -667,3 +727,119 @@ def move_odds(character: Character, move: str, params: dict[str, Any]) -> dict[s
 def record_procedure_result(character: Character, new_state: dict, *, reason: str) -> None:
     """Save a state produced by a table procedure (e.g. the end of a dungeon turn)."""
     _save_version(character, actor=None, new_state=new_state, reason=reason)
+
+
+# --- party moves ------------------------------------------------------------------------------
+
+MAX_PARTY = 12
+_PARTY_MOVES: dict[str, dict[str, dict[str, Any]]] = {}
+
+
+def _party_moves(ruleset_key: str) -> dict[str, dict[str, Any]]:
+    """The ruleset's party moves (``describe()["party_moves"]``), read once per process."""
+    if ruleset_key not in _PARTY_MOVES:
+        _PARTY_MOVES[ruleset_key] = dict(get_ruleset(ruleset_key).describe().get("party_moves", {}))
+    return _PARTY_MOVES[ruleset_key]
+
+
+def _party_ids(character_ids: Any) -> list[int]:
+    if (
+        not isinstance(character_ids, list)
+        or not character_ids
+        or len(character_ids) > MAX_PARTY
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in character_ids)
+        or len(set(character_ids)) != len(character_ids)
+    ):
+        message = _("Name from 1 to %(n)d different characters of the party.") % {"n": MAX_PARTY}
+        raise Invalid(message, code="bad_party", fields={"character_ids": [message]})
+    return character_ids
+
+
+@transaction.atomic
+def party_move_make(
+    *,
+    campaign: Campaign,
+    actor: User,
+    role: str,
+    move: str,
+    character_ids: list[int],
+    params: dict[str, Any] | None = None,
+    dice: Dice | None = None,
+) -> dict[str, Any]:
+    """A move one hero rolls that acts on the party (Dungeon World's Take Watch, Perilous
+    Journey): the ruleset's ``party_move`` gets every sheet named, keyed by its id, and every
+    sheet it changes is saved, versioned and published in this one transaction.
+
+    The referee makes any party move; a player only one in which a character of theirs
+    rolls. Players name only the sheets they can see."""
+    spec = _party_moves(campaign.ruleset).get(move)
+    if spec is None:
+        raise Invalid(_("No such party move in this ruleset: %(m)s.") % {"m": move}, code="no_move")
+    if role not in (Role.REFEREE, Role.PLAYER):
+        raise ServiceError(_("Observers make no moves."), code="forbidden", status=403)
+    ids = _party_ids(character_ids)
+    params = dict(params or {})
+    if set(params) & RESERVED_PARAMS:
+        raise Invalid(_("Reserved parameter name."), code="bad_params")
+    rows = Character.objects.select_for_update().filter(campaign=campaign, pk__in=ids, kind=Kind.PC)
+    if role != Role.REFEREE:
+        rows = rows.filter(hidden=False)
+    characters = {str(c.pk): c for c in rows.order_by("pk")}
+    if len(characters) != len(ids):
+        raise Invalid(_("No such character in this campaign."), code="no_character")
+    party = {key: _rules_state(c) for key, c in characters.items()}
+    try:
+        result = get_ruleset(campaign.ruleset).party_move(
+            move, party, dice=dice or RandomDice(), settings=campaign.rules or None, **params
+        )
+    except RulesError as exc:
+        raise invalid_from_rules(exc, code="move_refused") from exc
+    if role != Role.REFEREE and not any(
+        characters[key].owner_id == actor.pk for key in result.rollers
+    ):
+        # raised before anything is saved or published: the transaction rolls the roll back
+        raise ServiceError(
+            _("A player makes a party move only when a character of theirs rolls."),
+            code="not_your_roll",
+            status=403,
+        )
+    reason = f"party:{move}"
+    for key, sheet in result.characters.items():
+        character = characters[key]
+        _save_version(
+            character,
+            actor=actor,
+            new_state=_validate(character, character.kind, sheet),
+            reason=reason,
+        )
+    hidden = any(c.hidden for c in characters.values())
+    drafts = []
+    for key, outcome in result.rolls:
+        character = characters[key]
+        payload = {
+            "character_id": character.pk,
+            "character_name": character.name,
+            "move_name": _names(_move_spec(campaign.ruleset, outcome.move)),
+            "pending_id": None,
+            "resolves": None,
+            "outcome": _public_outcome(outcome),
+            "context": {"party_move": move},
+        }
+        drafts.append(Draft("move", payload, V.BLIND if character.hidden else V.EVERYONE))
+    summary = {
+        "move": move,
+        "move_name": {"ru": spec.get("ru", move), "en": spec.get("en", move)},
+        "character_ids": [c.pk for c in characters.values()],
+        "rollers": [int(key) for key in result.rollers],
+        # not "summary" or "text": the log shows those as a line of text
+        "result": result.summary,
+    }
+    drafts.append(Draft("party.move", summary, V.BLIND if hidden else V.EVERYONE))
+    publish_many(campaign=campaign, events=drafts, actor=actor)
+    return {
+        **summary,
+        "outcomes": [
+            {"character_id": int(key), "outcome": _public_outcome(out)} for key, out in result.rolls
+        ],
+        "versions": {c.pk: c.version for c in characters.values()},
+    }

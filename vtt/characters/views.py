@@ -458,7 +458,12 @@ def _moves_for(ruleset: str, kind: str) -> tuple[list[dict], list[dict]]:
             if k in spec
         }
 
-    moves = [slim(m) for m in data.get("moves", []) if m.get("subject") in wanted]
+    party = set(data.get("party_moves", {}))  # made from the table's party panel, not here
+    moves = [
+        slim(m)
+        for m in data.get("moves", [])
+        if m.get("subject") in wanted and m["key"] not in party
+    ]
     actions = [slim(m) for m in data.get("actions", []) if m.get("subject") in wanted]
     return moves, actions
 

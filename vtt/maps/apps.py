@@ -9,5 +9,6 @@ class MapsConfig(AppConfig):
 
     def ready(self) -> None:
         # The travel day keeps the campaign's travel state in step with role checks made on
-        # the sheets (an outcome hook registered with the characters' move service).
-        from vtt.maps import travel  # noqa: F401
+        # the sheets (an outcome hook registered with the characters' move service); an attack
+        # reads the combat under way from the server (a parameter hook), whichever path made it.
+        from vtt.maps import combat, travel  # noqa: F401

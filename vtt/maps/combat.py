@@ -193,6 +193,7 @@ def map_attack(
         "weapon_id": weapon_id,
         "attack": attack,
         "target_name": target.name,
+        "combatant": f"t{target.pk}",  # the combat under way says if it is surprised
         **found.params(),
     }
     if characteristic:
@@ -225,6 +226,7 @@ def map_attack(
         context=context,
         # a token players cannot see makes the whole attack the referee's business
         hidden=not (token_visible(attacker, m, fog) and token_visible(target, m, fog)),
+        routed=True,  # the map found the target's combatant: ``_combat_params`` keeps it
     )
     if turn_info is not None:
         _spend_attack(m, actor, turn_info["combatant"], f"t{target.pk}", outcome)
@@ -373,3 +375,48 @@ def _after_counterattack(
 
 for _move in ("attack", "grab", "knockback", "escape"):
     character_services.register_outcome_hook("crows", _move, _after_counterattack)
+
+
+def _target_combatant(character: Character, target: Character | None) -> str:
+    """The combatant id of the target sheet's token in the combat under way, or ""."""
+    if target is None:
+        return ""
+    for token in Token.objects.filter(
+        character_id=target.pk, map__campaign_id=character.campaign_id, map__kind=GridKind.SQUARE
+    ):
+        combat, cid = battle.combatant_of(character.campaign_id, token)
+        if combat is not None:
+            return cid
+    return ""
+
+
+def _combat_params(
+    *, character: Character, target: Character | None, params: dict[str, Any], routed: bool
+) -> dict[str, Any]:
+    """An attack (or a spell) reads surprise from the combat under way ("Застигнут
+    врасплох"), never from the client: the server puts in the campaign's combat and, unless
+    the map already found it (``routed``), the target sheet's own combatant id."""
+    params = {**params, "combat": battle.current_combat(character.campaign_id)}
+    if not routed:
+        params["combatant"] = _target_combatant(character, target)
+        if isinstance(params.get("targets"), list):
+            params["targets"] = [
+                {**t, "combatant": ""} if isinstance(t, dict) else t for t in params["targets"]
+            ]
+    return params
+
+
+def _check_combat_params(
+    *, character: Character, target: Character | None, params: dict[str, Any], routed: bool
+) -> dict[str, Any]:
+    """A check of the attack kind reads the same combat as the attack move."""
+    return {
+        **params,
+        "combat": battle.current_combat(character.campaign_id),
+        "target_combatant": _target_combatant(character, target),
+    }
+
+
+for _move in ("attack", "provoked_attack", "cast"):
+    character_services.register_param_hook("crows", _move, _combat_params)
+character_services.register_param_hook("crows", "check", _check_combat_params)

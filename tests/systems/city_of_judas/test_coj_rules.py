@@ -273,3 +273,65 @@ def test_registry_returns_this_ruleset():
 
     rs = get_ruleset("city_of_judas")
     assert rs is RS and rs.key == "city_of_judas" and rs.name_ru == "Град Иуды"
+
+
+def test_pvp_miss_is_chosen_by_the_opponent_not_the_gm():
+    """L127, L203: damage from another PC, 6- → the attacking player picks the fate."""
+    attacker = pc(name="Саул")
+    out = run("take_damage", pc(health=3), [1, 2], dealt=1, target=attacker)
+    assert out.band == "6-" and out.chooser == "opponent"
+    assert out.flags["opponent_chooses"] is True
+    flagged = run("take_damage", pc(health=3), [1, 2], dealt=1, from_pc=True)
+    assert flagged.chooser == "opponent"
+    by_gm = run("take_damage", pc(health=3), [1, 2], dealt=1)
+    assert by_gm.chooser == "referee"
+
+
+def test_conflict_winner_picks_first_and_the_loser_cannot_contradict():
+    """L197: the winner picks first; the loser picks after and may not take the position the
+    winner took (the excellent manoeuvre)."""
+    a, b = pc(name="Саул", weapon_damage=2), pc(name="Алаир", weapon_damage=2)
+    out = run("conflict", a, [], total=7, opponent_total=10, target=b)
+    assert out.details["winner"] == "opponent" and out.chooser == "opponent" and out.pick == 2
+    assert out.details["target"]["superiority"] == 4
+    second = choose(out, ["maneuver", "superior_tactics"])
+    assert second.chooser == "player" and second.pick == 1
+    assert {o.key for o in second.options} == {"ap_damage", "superior_tactics"}
+    assert second.details["target"]["superiority"] == 5  # superior tactics: +1 more
+    with pytest.raises(RulesError):
+        choose(second, ["maneuver"])
+    done = choose(second, ["ap_damage"])
+    assert not done.pending and done.details["picks"] == {
+        "self": ["ap_damage"],
+        "opponent": ["maneuver", "superior_tactics"],
+    }
+
+
+def test_conflict_tie_both_pick_with_no_limits():
+    """L199: equal totals, the options resolve at once with no limits."""
+    a, b = pc(name="A"), pc(name="B")
+    out = run("conflict", a, [], total=8, opponent_total=8, target=b)
+    assert out.chooser == "player"
+    second = choose(out, ["maneuver"])
+    assert second.chooser == "opponent"
+    assert "maneuver" in {o.key for o in second.options}
+
+
+def test_conflict_damage_makes_take_damage_follow_at_once():
+    """L201: nobody makes a Decisive Strike; a character damaged after armor rolls Take
+    Damage at once (the table makes ``follow_moves``), the other side's +1 AP included."""
+    a = pc(name="Ханна", weapon_damage=2, weapon_ap=0)
+    b = pc(name="Давид", weapon_damage=2, weapon_ap=0, armor=1)
+    out = run("conflict", a, [], total=10, opponent_total=8, target=b)
+    second = choose(out, ["ap_damage", "maneuver"])
+    done = choose(second, ["superior_tactics"])
+    assert done.details["damage"] == {
+        "opponent": {"damage": 3, "ap": 1, "through": 2},
+        "self": {"damage": 2, "ap": 0, "through": 2},
+    }
+    assert done.details["follow_moves"] == [
+        {"subject": "target", "move": "take_damage", "params": {"hits": [{"damage": 3, "ap": 1}]}},
+        {"subject": "self", "move": "take_damage", "params": {"hits": [{"damage": 2, "ap": 0}]}},
+    ]
+    missed = run("conflict", a, [], total=6, opponent_total=5, target=b)
+    assert not missed.pending and "follow_moves" not in missed.details

@@ -62,6 +62,10 @@ def fighters(draw: st.DrawFn, *, kind: str = "pc") -> dict[str, Any]:
     return state
 
 
+SURPRISE_ROUND_1 = cb.start_round(
+    cb.new_combat([{"id": "a", "side": "pcs"}, {"id": "g", "side": "enemies"}], surprised=["g"]),
+    ScriptedDice([7]),
+)[0]
 situations = st.fixed_dictionaries(
     {
         "flanking": st.booleans(),
@@ -69,7 +73,8 @@ situations = st.fixed_dictionaries(
         "cover": st.sampled_from(["none", "half"]),
         "light": st.sampled_from(["bright", "dim", "dark"]),
         "concealment": st.sampled_from(["none", "light", "heavy", "invisible"]),
-        "surprised": st.booleans(),
+        "combat": st.sampled_from([None, SURPRISE_ROUND_1]),
+        "combatant": st.sampled_from(["", "g", "a"]),
         "squeezing": st.booleans(),
         "distance": st.none() | st.integers(0, 1),
     }

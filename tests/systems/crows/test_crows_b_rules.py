@@ -253,8 +253,23 @@ def test_ranged_miss_hits_an_adjacent_ally_on_an_odd_die():
     assert stray["ally_hit"] is True and stray["damage"] == 5
 
 
+def _round(combat, n):
+    for _ in range(n):
+        combat, _event = cb.start_round(combat, ScriptedDice([7]))
+    return combat
+
+
 def test_crit_gives_an_extra_action_high_ground_and_surprise_bonus():
-    out = run("attack", armed(), [10, 9], weapon_id="sword", high_ground=True, surprised=True)
+    combat = _round(cb.new_combat(FIGHTERS, surprised=["g"]), 1)
+    out = run(
+        "attack",
+        armed(),
+        [10, 9],
+        weapon_id="sword",
+        high_ground=True,
+        combat=combat,
+        combatant="g",
+    )
     assert out.flags["extra_action"] is True and out.flags["use"] == "this_turn"
     assert "high_ground" in out.details["sources"]
     assert out.details["parts"]["surprised"] == 1
@@ -796,3 +811,98 @@ def test_a_rest_while_travelling_uses_the_rest_threshold():
     out = run("rest_encounter", started.campaign, [8])
     assert out.details["events"][0]["threshold"] == 9
     assert out.band == "none"
+
+
+def test_attack_reads_surprise_from_the_combat_in_round_1_only():
+    """L703: attacks against a surprised creature get +1; after round 1 nobody is surprised.
+    The combat says who is surprised; the attacker's word is not a parameter."""
+    start = cb.new_combat(FIGHTERS, surprised=["g"])
+    one, two = _round(start, 1), _round(start, 2)
+    assert one["round"] == 1 and two["round"] == 2
+
+    def bonus(combat, who):
+        out = run("attack", armed(), [5, 4], weapon_id="sword", combat=combat, combatant=who)
+        return out.details["parts"].get("surprised", 0), out.total
+
+    assert bonus(one, "g") == (1, 9 + 1 + armed()["characteristics"]["strength"])
+    assert bonus(one, "b")[0] == 0  # not surprised
+    assert bonus(two, "g")[0] == 0  # round 2
+    assert bonus(start, "g")[0] == 0  # no round started yet
+    assert bonus(None, "g")[0] == 0  # no combat
+    with pytest.raises(RulesError):
+        run("attack", armed(), [5, 4], weapon_id="sword", surprised=True)
+
+
+def test_check_of_the_attack_kind_and_the_attack_move_agree_on_every_modifier():
+    """One rule for both: a prone attacker cannot flank (L825) whoever claims it, and the
+    combat's surprise (L703) gives the same +1; the same faces give the same total."""
+    combat = _round(cb.new_combat(FIGHTERS, surprised=["g"]), 1)
+    for attacker in (armed(), armed(conditions=[{"key": "prone"}])):
+        move = run(
+            "attack",
+            attacker,
+            [5, 4],
+            weapon_id="sword",
+            attack="melee",
+            characteristic="strength",
+            flanking=True,
+            combat=combat,
+            combatant="g",
+        )
+        check = run(
+            "check",
+            attacker,
+            [5, 4],
+            characteristic="strength",
+            kind="attack",
+            attack="melee",
+            sources=["flanking"],
+            combat=combat,
+            target_combatant="g",
+            any_expertise=False,
+        )
+        assert move.details["sources"] == check.details["sources"]
+        assert move.details["parts"] == check.details["parts"]
+        assert move.total == check.total
+        assert move.details["parts"]["surprised"] == 1
+    prone = armed(conditions=[{"key": "prone"}])
+    claimed = run(
+        "check",
+        prone,
+        [5, 4],
+        characteristic="strength",
+        kind="attack",
+        attack="melee",
+        sources=["flanking"],
+    )
+    assert "flanking" not in claimed.details["sources"]  # L825
+    listed = run(
+        "attack",
+        prone,
+        [5, 4],
+        weapon_id="sword",
+        target_sources=["flanking"],
+        sources=["flanking"],
+    )
+    assert "flanking" not in listed.details["sources"]
+    ranged = run(
+        "check",
+        armed(),
+        [5, 4],
+        characteristic="agility",
+        kind="attack",
+        attack="ranged",
+        sources=["flanking"],
+    )
+    assert "flanking" not in ranged.details["sources"]  # flanking is for melee attacks
+
+
+def test_a_check_of_the_attack_kind_that_names_no_attack_flanks_as_melee():
+    def flank(state):
+        out = run(
+            "check", state, [5, 4], characteristic="strength", kind="attack", sources=["flanking"]
+        )
+        return "flanking" in out.details["sources"]
+
+    assert flank(armed()) is True
+    assert flank(armed(conditions=[{"key": "prone"}])) is False

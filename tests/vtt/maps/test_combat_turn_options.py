@@ -434,3 +434,59 @@ def test_a_crit_from_the_map_gives_an_extra_action_this_turn(fight):
     assert battle.cb.turn_budget(turn)["actions"] == 1
     last = TableEvent.objects.filter(kind="combat", visibility="everyone").last().payload
     assert last["type"] == "attacked" and last["extra_action"] is True
+
+
+# --- surprise comes from the combat, not from the caller (L703) -------------------------------
+
+
+def test_an_attack_reads_surprise_from_the_combat_in_round_1_only(fight, api_for):
+    f = fight
+    services.token_move(
+        map=f.map, actor=f.table.referee, role="referee", token_id=f.t_ava.pk, col=7, row=1
+    )
+    f.begin(surprised=[f.t_goblin.pk])
+    f.post(f.alice, "turn", {"combatant": f"t{f.t_ava.pk}"})
+    outcome, _follow, _ctx = f.attack(f.table.player, f.t_ava, f.t_goblin, [3, 4])  # 7+1+1
+    assert outcome.details["parts"]["surprised"] == 1 and outcome.total == 9
+    # from the sheet, at the goblin's sheet: the same combat says the same
+    f.post(f.gm, "extra_action", {"combatant": f"t{f.t_ava.pk}"})
+    sheet_attack, _pending = character_services.move_make(
+        character=f.ava,
+        actor=f.table.player,
+        move="attack",
+        params={"weapon_id": "sword"},
+        target_id=f.goblin.pk,
+        dice=ScriptedDice([3, 4]),
+    )
+    assert sheet_attack.details["parts"]["surprised"] == 1
+    # a sheet's attack cannot claim surprise: its combat and combatant are the server's
+    move_url = f"/api/characters/{f.bran.pk}/moves/attack/"
+    fake = {"round": 1, "combatants": [{"id": "x", "surprised": True}]}
+    claimed = f.boris.post(
+        move_url,
+        {"params": {"weapon_id": "sword", "combat": fake, "combatant": "x"}},
+        format="json",
+    )
+    assert claimed.status_code == 201, claimed.content
+    assert "surprised" not in claimed.json()["outcome"]["details"]["parts"]
+    refused = f.boris.post(
+        move_url, {"params": {"weapon_id": "sword", "surprised": True}}, format="json"
+    )
+    assert refused.status_code == 400
+
+
+def test_surprise_ends_with_round_1(fight):
+    f = fight
+    services.token_move(
+        map=f.map, actor=f.table.referee, role="referee", token_id=f.t_ava.pk, col=7, row=1
+    )
+    f.begin(surprised=[f.t_goblin.pk])
+    combat_state = f.combat()
+    assert combat_state["round"] == 1
+    two, _event = battle.cb.start_round(combat_state, ScriptedDice([7]))
+    row = DungeonClock.objects.get(campaign=f.campaign)
+    row.ruleset_state = {**row.ruleset_state, "combat": two}
+    row.save(update_fields=["ruleset_state"])
+    f.post(f.alice, "turn", {"combatant": f"t{f.t_ava.pk}"})
+    outcome, _follow, _ctx = f.attack(f.table.player, f.t_ava, f.t_goblin, [3, 4])
+    assert "surprised" not in outcome.details["parts"] and outcome.total == 8

@@ -17,3 +17,33 @@ def moves_config(campaign) -> str:
     config = move_labels()
     config["list_url"] = reverse("api-characters", args=[campaign.pk])
     return json_script(config, "moves-config")
+
+
+@register.inclusion_tag("characters/_party_panel.html", takes_context=True)
+def party_panel(context) -> dict:
+    """The party moves of the campaign's ruleset (Dungeon World: Take Watch, Perilous
+    Journey) for those who may play: the sheets to name and the roles, in the page's language.
+    Nothing for a ruleset without party moves."""
+    from django.utils.translation import get_language
+
+    from systems import get_ruleset
+    from vtt.characters.models import Character, Kind
+    from vtt.characters.services import _party_moves
+
+    campaign, can_play = context["campaign"], context.get("can_play")
+    moves = _party_moves(campaign.ruleset)
+    if not moves or not can_play:
+        return {"show": False}
+    lang = "ru" if (get_language() or "ru").startswith("ru") else "en"
+    pcs = Character.objects.filter(campaign=campaign, kind=Kind.PC).order_by("name", "pk")
+    if not context.get("is_referee"):
+        pcs = pcs.filter(hidden=False)
+    roles = get_ruleset(campaign.ruleset).describe().get("party_roles", [])
+    return {
+        "show": True,
+        "campaign": campaign,
+        "characters": [{"id": c.pk, "name": c.name} for c in pcs],
+        "moves": {key: spec.get(lang, key) for key, spec in moves.items()},
+        "roles": [{"key": r["key"], "name": r.get(lang, r["key"])} for r in roles],
+        "csrf_token": context.get("csrf_token"),
+    }
