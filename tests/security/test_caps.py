@@ -4,6 +4,8 @@ and roll bar's burst (table/test_api.py, table/test_views.py); these add what th
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -14,6 +16,7 @@ from rest_framework.test import APIClient
 from systems.core.dice import ScriptedDice
 from tests.conftest import PASSWORD, make_user
 from tests.security.sockets import next_of, open_socket, session_cookie
+from vtt.accounts import services as account_services
 from vtt.characters import services as character_services
 from vtt.table import services as table_services
 from vtt.table.consumers import CLOSE_TOO_MANY
@@ -82,7 +85,7 @@ async def test_a_user_opening_100_sockets_is_capped_and_the_first_ones_keep_work
         await comm.disconnect()
 
 
-# --- failed logins: the page and the token API share one counter --------------------------------
+# --- failed logins: the page and the token API share the counters --------------------------------
 
 
 def _page_login(username: str, password: str, address: str = "127.0.0.1"):
@@ -97,42 +100,90 @@ def _token_login(username: str, password: str, address: str = "127.0.0.1"):
     )
 
 
+@pytest.fixture
+def slowdown(monkeypatch) -> float:
+    """A short pause for a name under attack, so the tests measure it quickly."""
+    monkeypatch.setattr(account_services, "LOGIN_SLOWDOWN_SECONDS", 0.3)
+    return 0.3
+
+
+def _timed(call, *args):
+    start = time.monotonic()
+    response = call(*args)
+    return response, time.monotonic() - start
+
+
 @pytest.mark.django_db
 def test_api_token_login_is_blocked_after_failures_on_the_login_page():
-    """Ten wrong passwords on the page: the token API refuses even the right one, from
-    another address (the per-name counter), with a message and retry_after."""
+    """Ten wrong passwords on the page from one address: that address gets 429 for that name
+    on the token API too (one counter for both doors), with a message and retry_after."""
     make_user("olga")
     for _ in range(10):
         assert _page_login("olga", "wrong", "10.0.0.1").status_code == 200
-    blocked = _token_login("olga", PASSWORD, "10.0.0.2")
+    blocked = _token_login("olga", PASSWORD, "10.0.0.1")
     assert blocked.status_code == 429
     body = blocked.json()
     assert body["code"] == "rate_limited" and body["detail"] and body["retry_after"] >= 60
     assert "token" not in body
-    # another account from the same new address is fine
-    make_user("petr")
-    assert _token_login("petr", PASSWORD, "10.0.0.2").status_code == 200
+    # the owner, from another address, is not refused
+    assert _token_login("olga", PASSWORD, "10.0.0.2").status_code == 200
 
 
 @pytest.mark.django_db
 def test_token_api_failures_count_for_the_login_page_too():
     make_user("olga")
-    for n in range(10):
-        # a fresh address each time: DRF's per-address throttle is not what stops this
-        response = _token_login("olga", "wrong", f"10.0.1.{n}")
+    for _ in range(10):
+        response = _token_login("olga", "wrong", "10.0.1.1")
         assert response.status_code == 400 and response.json()["code"] == "bad_credentials"
-    page = _page_login("OLGA", PASSWORD, "10.0.2.1")  # names are counted case-insensitively
+    page = _page_login("OLGA", PASSWORD, "10.0.1.1")  # names are counted case-insensitively
     assert page.status_code == 429
     assert "msg error" in page.content.decode()
 
 
 @pytest.mark.django_db
 def test_many_names_from_one_address_are_blocked():
-    for n in range(10):
+    for n in range(account_services.LOGIN_MAX_FAILURES_PER_ADDRESS):
         assert _page_login(f"nobody{n}", "wrong", "10.0.3.1").status_code == 200
     make_user("vera")
     assert _page_login("vera", PASSWORD, "10.0.3.1").status_code == 429
     assert _page_login("vera", PASSWORD, "10.0.3.2").status_code == 302  # another address
+
+
+@pytest.mark.django_db
+def test_a_stranger_on_rotating_addresses_cannot_lock_the_owner_out(slowdown):
+    """Issue 18: wrong passwords for a known name from ever-new addresses used to make the
+    right password answer 429 for 15 minutes, on the page and on the token API."""
+    make_user("gm")
+    assert _page_login("gm", PASSWORD, "192.0.2.10").status_code == 302  # the owner's address
+    attacker = (f"203.0.113.{n}" for n in range(1, 250))
+    for round_ in range(2):
+        for _ in range(10):
+            assert _page_login("gm", f"guess{round_}", next(attacker)).status_code == 200
+            assert _token_login("gm", f"guess{round_}", next(attacker)).status_code == 400
+        # meanwhile the owner logs in, on both doors, and is not slowed down at home
+        page, page_took = _timed(_page_login, "gm", PASSWORD, "192.0.2.10")
+        api, api_took = _timed(_token_login, "gm", PASSWORD, "192.0.2.10")
+        assert page.status_code == 302 and api.status_code == 200 and "token" in api.json()
+        assert page_took < slowdown and api_took < slowdown
+        # from a new address (a phone on the road) the owner waits a moment, once, then is in
+        page, page_took = _timed(_page_login, "gm", PASSWORD, f"198.51.100.{round_}")
+        assert page.status_code == 302 and slowdown <= page_took < slowdown + 2
+
+
+@pytest.mark.django_db
+def test_guessing_a_name_from_many_addresses_is_slowed_down(slowdown):
+    make_user("gm")
+    for n in range(account_services.LOGIN_NAME_SLOWDOWN_AFTER - 1):
+        assert _page_login("gm", "wrong", f"203.0.113.{n}").status_code == 200
+    _response, fast = _timed(_page_login, "gm", "wrong", "203.0.113.100")
+    assert fast < slowdown  # the tenth failure is the last one answered at full speed
+    for call in (_page_login, _token_login):
+        response, took = _timed(call, "gm", "wrong", "203.0.113.101")
+        assert response.status_code in (200, 400) and took >= slowdown
+    # other names are not slowed
+    make_user("pc")
+    _response, took = _timed(_page_login, "pc", "wrong", "203.0.113.102")
+    assert took < slowdown
 
 
 @pytest.mark.django_db
