@@ -279,7 +279,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # vtt/maps/images.py. Uploads are multipart, so the file part does not count against
 # DATA_UPLOAD_MAX_MEMORY_SIZE (form fields only); files above FILE_UPLOAD_MAX_MEMORY_SIZE
 # stream to a temporary file instead of memory, and a body past the limit is refused (413)
-# from its Content-Length before it is read.
+# from its Content-Length before Django parses it. Before any of it is received: nginx's
+# client_max_body_size in docker/nginx/vtt.conf.template (daphne reads the whole body first).
 MAP_UPLOAD_MAX_BYTES = env.int("MAP_UPLOAD_MAX_BYTES", default=20 * 1024 * 1024)
 MAP_UPLOAD_MAX_PIXELS = env.int("MAP_UPLOAD_MAX_PIXELS", default=100_000_000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
