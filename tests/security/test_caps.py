@@ -4,8 +4,6 @@ and roll bar's burst (table/test_api.py, table/test_views.py); these add what th
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -108,9 +106,12 @@ def slowdown(monkeypatch) -> float:
 
 
 def _timed(call, *args):
-    start = time.monotonic()
+    """The response and the seconds it took."""
+    from time import monotonic
+
+    start = monotonic()
     response = call(*args)
-    return response, time.monotonic() - start
+    return response, monotonic() - start
 
 
 @pytest.mark.django_db
