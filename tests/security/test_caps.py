@@ -83,7 +83,7 @@ async def test_a_user_opening_100_sockets_is_capped_and_the_first_ones_keep_work
         await comm.disconnect()
 
 
-# --- failed logins: the page and the token API share the counters --------------------------------
+# --- failed logins: the page and the token API share one counter --------------------------------
 
 
 def _page_login(username: str, password: str, address: str = "127.0.0.1"):
