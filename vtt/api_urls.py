@@ -1,7 +1,7 @@
 """Everything under /api/."""
 
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
 from vtt.accounts.api import AuthToken, AuthTokenRevoke, Me
@@ -25,7 +25,7 @@ router.register("campaigns", CampaignViewSet, basename="campaign")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("me/", Me.as_view(), name="api-me"),
     path("auth/token/", AuthToken.as_view(), name="api-token"),
     path("auth/token/revoke/", AuthTokenRevoke.as_view(), name="api-token-revoke"),

@@ -10,9 +10,9 @@ django_asgi_app = get_http_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from vtt.core.origin import SiteOriginValidator  # noqa: E402
 from vtt.core.outage import SocketOutageGuard  # noqa: E402
 from vtt.routing import websocket_urlpatterns  # noqa: E402
 from vtt.table.fastroll import FastRolls  # noqa: E402
@@ -29,8 +29,9 @@ application = ProtocolTypeRouter(
     {
         # Public rolls on the event loop; everything else (and every refusal) through Django.
         "http": FastRolls(django_asgi_app),
+        # Only the site's own pages (scheme, host and port: vtt/core/origin.py) open a socket.
         # An outage of PostgreSQL or Redis: an error frame and close 4503, not a dead socket.
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SiteOriginValidator(
             SocketOutageGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }

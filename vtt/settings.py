@@ -72,6 +72,7 @@ MIDDLEWARE = [
     # First, so a PostgreSQL or Redis outage anywhere below answers 503, not 500.
     "vtt.core.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "vtt.core.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -250,6 +251,27 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", defa
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Scripts only from our own files: no inline <script>, no on*= handlers, no eval (htmx's hx-on
+# is not used). Inline style attributes stay allowed: pages and scripts position and colour
+# elements with them, and a style cannot run code. Sockets are same-origin ('self' covers ws:
+# and wss: on the page's host). Empty: no header.
+CONTENT_SECURITY_POLICY = env.str(
+    "CONTENT_SECURITY_POLICY",
+    default="; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data: blob:",
+            "font-src 'self' data:",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    ),
+)
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
@@ -257,7 +279,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # vtt/maps/images.py. Uploads are multipart, so the file part does not count against
 # DATA_UPLOAD_MAX_MEMORY_SIZE (form fields only); files above FILE_UPLOAD_MAX_MEMORY_SIZE
 # stream to a temporary file instead of memory, and a body past the limit is refused (413)
-# from its Content-Length before it is read.
+# from its Content-Length before Django parses it. Before any of it is received: nginx's
+# client_max_body_size in docker/nginx/vtt.conf.template (daphne reads the whole body first).
 MAP_UPLOAD_MAX_BYTES = env.int("MAP_UPLOAD_MAX_BYTES", default=20 * 1024 * 1024)
 MAP_UPLOAD_MAX_PIXELS = env.int("MAP_UPLOAD_MAX_PIXELS", default=100_000_000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024

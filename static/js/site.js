@@ -20,3 +20,36 @@
     });
   });
 })();
+
+/* Behaviour that used to sit in inline handlers (onsubmit, onclick, javascript: links), which
+ * the Content-Security-Policy (script-src 'self') forbids. Declared in the markup instead:
+ * - <form data-confirm="Question?">: asks before submitting;
+ * - <button data-print>: prints the page;
+ * - <input data-select-on-click>: selects its text (a link to copy);
+ * - <a data-back href="…">: goes back in history when there is history, else follows href. */
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form && form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target || !target.closest) return;
+    if (target.closest("[data-print]")) {
+      window.print();
+      return;
+    }
+    var input = target.closest("[data-select-on-click]");
+    if (input) {
+      input.select();
+      return;
+    }
+    var back = target.closest("a[data-back]");
+    if (back && window.history.length > 1) {
+      event.preventDefault();
+      window.history.back();
+    }
+  });
+})();

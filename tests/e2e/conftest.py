@@ -39,6 +39,28 @@ LEAK_RECORDS = ARTIFACTS / "leak-scan"
 _RECORDERS: dict[int, leakscan.Recorder] = {}
 _EXTRA_SECRETS: list[leakscan.Secret] = []
 _SCANNED: list[tuple[str, str]] = []
+# Issue 18: every page runs under the Content-Security-Policy; any violation fails the test.
+# The browser reports each one as a `securitypolicyviolation` event in the page, before the
+# page's own scripts run (an init script), and logs it to the console.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__vttCspViolation([e.effectiveDirective, e.blockedURI, e.documentURI,
+                            e.sourceFile + ":" + e.lineNumber, (e.sample || "").slice(0, 80)]
+                           .join(" | "));
+});
+"""
+
+
+def watch_csp(context, violations: list[str]) -> None:
+    """Collect the context's CSP violations into ``violations``."""
+    context.expose_binding("__vttCspViolation", lambda _source, text: violations.append(text))
+    context.add_init_script(CSP_LISTENER)
+
+    def on_console(message) -> None:
+        if "Content Security Policy" in message.text:
+            violations.append(f"console: {message.text[:300]}")
+
+    context.on("console", on_console)
 
 
 def pytest_collection_modifyitems(items):
@@ -136,6 +158,7 @@ def new_page(browser, app_server, request):
     test-results/ when a test fails."""
     contexts = []
     recorders: list[leakscan.Recorder] = []
+    violations: list[str] = []
     _RECORDERS.clear()
     _EXTRA_SECRETS.clear()
 
@@ -144,6 +167,7 @@ def new_page(browser, app_server, request):
             base_url=app_server, viewport=viewport or {"width": 1280, "height": 860}
         )
         context.set_default_timeout(10_000)
+        watch_csp(context, violations)
         contexts.append(context)
         recorder = leakscan.Recorder(context, label=f"context {len(contexts)}")
         recorders.append(recorder)
@@ -161,6 +185,9 @@ def new_page(browser, app_server, request):
                 page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{i}-{j}.png"))
         context.close()
     _scan_after_test(request.node, recorders)
+    if violations:
+        unique = list(dict.fromkeys(violations))
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(unique), pytrace=False)
 
 
 def register_secret(marker: str, allowed: tuple[str, ...] = ()) -> None:

@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from systems.core.dice import ScriptedDice
 from tests.conftest import PASSWORD, make_user
 from tests.security.sockets import next_of, open_socket, session_cookie
+from vtt.accounts import services as account_services
 from vtt.characters import services as character_services
 from vtt.table import services as table_services
 from vtt.table.consumers import CLOSE_TOO_MANY, _claim_slot, _release_slot
@@ -131,42 +132,94 @@ def _token_login(username: str, password: str, address: str = "127.0.0.1"):
     )
 
 
+@pytest.fixture
+def slowdown(monkeypatch) -> float:
+    """A short pause for a name under attack, so the tests measure it quickly."""
+    monkeypatch.setattr(account_services, "LOGIN_SLOWDOWN_SECONDS", 0.3)
+    return 0.3
+
+
+def _timed(call, *args):
+    """The response and the seconds it took."""
+    from time import monotonic
+
+    start = monotonic()
+    response = call(*args)
+    return response, monotonic() - start
+
+
 @pytest.mark.django_db
 def test_api_token_login_is_blocked_after_failures_on_the_login_page():
-    """Ten wrong passwords on the page: the token API refuses even the right one, from
-    another address (the per-name counter), with a message and retry_after."""
+    """Ten wrong passwords on the page from one address: that address gets 429 for that name
+    on the token API too (one counter for both doors), with a message and retry_after."""
     make_user("olga")
     for _ in range(10):
         assert _page_login("olga", "wrong", "10.0.0.1").status_code == 200
-    blocked = _token_login("olga", PASSWORD, "10.0.0.2")
+    blocked = _token_login("olga", PASSWORD, "10.0.0.1")
     assert blocked.status_code == 429
     body = blocked.json()
     assert body["code"] == "rate_limited" and body["detail"] and body["retry_after"] >= 60
     assert "token" not in body
-    # another account from the same new address is fine
-    make_user("petr")
-    assert _token_login("petr", PASSWORD, "10.0.0.2").status_code == 200
+    # the owner, from another address, is not refused
+    assert _token_login("olga", PASSWORD, "10.0.0.2").status_code == 200
 
 
 @pytest.mark.django_db
 def test_token_api_failures_count_for_the_login_page_too():
     make_user("olga")
-    for n in range(10):
-        # a fresh address each time: DRF's per-address throttle is not what stops this
-        response = _token_login("olga", "wrong", f"10.0.1.{n}")
+    for _ in range(10):
+        response = _token_login("olga", "wrong", "10.0.1.1")
         assert response.status_code == 400 and response.json()["code"] == "bad_credentials"
-    page = _page_login("OLGA", PASSWORD, "10.0.2.1")  # names are counted case-insensitively
+    page = _page_login("OLGA", PASSWORD, "10.0.1.1")  # names are counted case-insensitively
     assert page.status_code == 429
     assert "msg error" in page.content.decode()
 
 
 @pytest.mark.django_db
 def test_many_names_from_one_address_are_blocked():
-    for n in range(10):
+    for n in range(account_services.LOGIN_MAX_FAILURES_PER_ADDRESS):
         assert _page_login(f"nobody{n}", "wrong", "10.0.3.1").status_code == 200
     make_user("vera")
     assert _page_login("vera", PASSWORD, "10.0.3.1").status_code == 429
     assert _page_login("vera", PASSWORD, "10.0.3.2").status_code == 302  # another address
+
+
+@pytest.mark.django_db
+def test_a_stranger_on_rotating_addresses_cannot_lock_the_owner_out(slowdown):
+    """Issue 18: wrong passwords for a known name from ever-new addresses used to make the
+    right password answer 429 for 15 minutes, on the page and on the token API."""
+    make_user("gm")
+    assert _page_login("gm", PASSWORD, "192.0.2.10").status_code == 302  # the owner's address
+    attacker = (f"203.0.113.{n}" for n in range(1, 250))
+    for round_ in range(2):
+        for _ in range(10):
+            assert _page_login("gm", f"guess{round_}", next(attacker)).status_code == 200
+            assert _token_login("gm", f"guess{round_}", next(attacker)).status_code == 400
+        # meanwhile the owner logs in, on both doors, and is not slowed down at home
+        assert account_services.login_delay(address="192.0.2.10", username="gm") == 0
+        page = _page_login("gm", PASSWORD, "192.0.2.10")
+        api = _token_login("gm", PASSWORD, "192.0.2.10")
+        assert page.status_code == 302 and api.status_code == 200 and "token" in api.json()
+        # from a new address (a phone on the road) the owner waits a moment, then is in
+        road = f"198.51.100.{round_}"
+        assert account_services.login_delay(address=road, username="gm") == slowdown
+        page, took = _timed(_page_login, "gm", PASSWORD, road)
+        assert page.status_code == 302 and took >= slowdown
+
+
+@pytest.mark.django_db
+def test_guessing_a_name_from_many_addresses_is_slowed_down(slowdown):
+    make_user("gm")
+    for n in range(account_services.LOGIN_NAME_SLOWDOWN_AFTER):
+        # up to the tenth failure, answered at full speed
+        assert account_services.login_delay(address="203.0.113.100", username="gm") == 0
+        assert _page_login("gm", "wrong", f"203.0.113.{n}").status_code == 200
+    assert account_services.login_delay(address="203.0.113.101", username="GM") == slowdown
+    for call in (_page_login, _token_login):
+        response, took = _timed(call, "gm", "wrong", "203.0.113.101")
+        assert response.status_code in (200, 400) and took >= slowdown
+    # other names are not slowed
+    assert account_services.login_delay(address="203.0.113.101", username="pc") == 0
 
 
 @pytest.mark.django_db

@@ -18,6 +18,8 @@ from vtt.accounts.services import (
     LOGIN_WINDOW_SECONDS,
     login_blocked,
     login_failed,
+    login_succeeded,
+    login_wait,
     user_set_language,
 )
 
@@ -80,6 +82,7 @@ class AuthToken(APIView):
                 },
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
             )
+        login_wait(**who)
         user = authenticate(
             request._request,
             username=data.validated_data["username"],
@@ -91,6 +94,7 @@ class AuthToken(APIView):
                 {"detail": _("Incorrect username or password."), "code": "bad_credentials"},
                 status=status.HTTP_400_BAD_REQUEST,
             )
+        login_succeeded(**who)
         token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 
 from django.conf import settings
 from django.core.cache import cache
@@ -49,33 +50,78 @@ def user_update_profile(*, user: User, public_name: str, email: str = "") -> Use
 
 
 # --- failed logins -----------------------------------------------------------------------------
-# One counter for every way in (the login page and POST /api/auth/token/), per client address
-# and per user name, so a password cannot be guessed at speed through either door, nor from
-# many addresses at one account.
+# One set of counters for every way in (the login page and POST /api/auth/token/), so a password
+# cannot be guessed at speed through either door:
+# - per client address: one address trying many names is refused for the window;
+# - per address and name: one address trying one name is refused for the window;
+# - per name, from any address: slowed down, never refused. A stranger on rotating addresses
+#   could otherwise lock the owner out of their own account (issue 18). Once a name has
+#   failed LOGIN_NAME_SLOWDOWN_AFTER times, every attempt at it waits LOGIN_SLOWDOWN_SECONDS
+#   before the password is checked, except from an address where it logged in before.
 
-LOGIN_MAX_FAILURES = 10
+LOGIN_MAX_FAILURES_PER_ADDRESS = 20  # a club behind one NAT shares an address
+LOGIN_MAX_FAILURES_PER_NAME_AT_ADDRESS = 10
+LOGIN_NAME_SLOWDOWN_AFTER = 10
+LOGIN_SLOWDOWN_SECONDS = 1.0
 LOGIN_WINDOW_SECONDS = 15 * 60
+LOGIN_KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600
 
 
-def _login_keys(address: str, username: str) -> list[str]:
+def _name_digest(username: str) -> str:
     # Hashed: a user name may hold any character, a cache key should not.
     name = (username or "").strip().lower()[:150].encode("utf-8", "replace")
-    digest = hashlib.sha256(name).hexdigest()
-    return [f"login-fail:ip:{address or '?'}", f"login-fail:user:{digest}"]
+    return hashlib.sha256(name).hexdigest()
+
+
+def _login_keys(address: str, username: str) -> dict[str, str]:
+    address = address or "?"
+    name = _name_digest(username)
+    return {
+        "address": f"login-fail:ip:{address}",
+        "address_name": f"login-fail:ip-user:{address}:{name}",
+        "name": f"login-fail:user:{name}",
+        "known": f"login-ok:{name}:{address}",
+    }
 
 
 def login_blocked(*, address: str, username: str) -> bool:
-    """Has this address or this user name failed ``LOGIN_MAX_FAILURES`` times in the window?"""
-    return any(
-        (cache.get(key) or 0) >= LOGIN_MAX_FAILURES for key in _login_keys(address, username)
+    """Has this address failed too often, for any name or for this one, in the window?"""
+    keys = _login_keys(address, username)
+    counts = cache.get_many([keys["address"], keys["address_name"]])
+    return (
+        counts.get(keys["address"], 0) >= LOGIN_MAX_FAILURES_PER_ADDRESS
+        or counts.get(keys["address_name"], 0) >= LOGIN_MAX_FAILURES_PER_NAME_AT_ADDRESS
     )
 
 
+def login_delay(*, address: str, username: str) -> float:
+    """Seconds to wait before checking this attempt's password: 0 unless the name is being
+    guessed from many addresses and this address has not logged in as it before."""
+    keys = _login_keys(address, username)
+    counts = cache.get_many([keys["name"], keys["known"]])
+    if counts.get(keys["known"]) or counts.get(keys["name"], 0) < LOGIN_NAME_SLOWDOWN_AFTER:
+        return 0.0
+    return LOGIN_SLOWDOWN_SECONDS
+
+
+def login_wait(*, address: str, username: str) -> None:
+    """Sleep ``login_delay`` (bounded: one fixed pause, however long the attack)."""
+    delay = login_delay(address=address, username=username)
+    if delay:
+        time.sleep(delay)
+
+
 def login_failed(*, address: str, username: str) -> None:
-    """Count one failed attempt (the window starts at the first failure)."""
-    for key in _login_keys(address, username):
+    """Count one failed attempt (each window starts at its counter's first failure)."""
+    keys = _login_keys(address, username)
+    for key in (keys["address"], keys["address_name"], keys["name"]):
         if not cache.add(key, 1, LOGIN_WINDOW_SECONDS):
             try:
                 cache.incr(key)
             except ValueError:  # expired between add() and incr()
                 cache.set(key, 1, LOGIN_WINDOW_SECONDS)
+
+
+def login_succeeded(*, address: str, username: str) -> None:
+    """Remember the address, so an attack on the name elsewhere does not slow its owner here."""
+    cache.set(_login_keys(address, username)["known"], 1, LOGIN_KNOWN_ADDRESS_SECONDS)

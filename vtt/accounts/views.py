@@ -17,6 +17,8 @@ from vtt.accounts.services import (
     clean_public_name,
     login_blocked,
     login_failed,
+    login_succeeded,
+    login_wait,
     user_set_language,
     user_update_profile,
 )
@@ -87,9 +89,10 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 
 class RateLimitedLoginView(LoginView):
-    """Django's login with a cap on failed attempts per address and per username, so passwords
-    cannot be guessed at speed. Successful logins are not counted. The API's token endpoint
-    shares the counters (``vtt.accounts.services.login_failed``)."""
+    """Django's login with a cap on failed attempts per address and per address and name, and
+    a pause (never a refusal) for a name guessed from many addresses, so passwords cannot be
+    guessed at speed and a stranger cannot lock the owner out. Successful logins are not
+    counted. The API's token endpoint shares the counters (``vtt.accounts.services``)."""
 
     redirect_authenticated_user = True
 
@@ -109,7 +112,12 @@ class RateLimitedLoginView(LoginView):
                 % {"minutes": LOGIN_WINDOW_SECONDS // 60},
             )
             return self.render_to_response(self.get_context_data(form=form), status=429)
+        login_wait(**self._who())
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        login_succeeded(**self._who())
+        return super().form_valid(form)
 
     def form_invalid(self, form):
         login_failed(**self._who())

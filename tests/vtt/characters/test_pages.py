@@ -304,7 +304,8 @@ def test_print_page_for_every_role(table, client_for, sheets, role):
         return
     assert response.status_code == 200
     html = response.content.decode()
-    assert "<script" not in html  # a clean page: no app chrome, no scripts
+    # a clean page: no app chrome; one script, site.js, for the Print button (no inline code)
+    assert html.count("<script") == 1 and "js/site.js" in html and "onclick" not in html
     assert "Ава" in html and "Воин" in html and "ОЗ" in html
     if role in ("player", "referee"):
         assert SECRET in html and "Характеристики (значения)" in html and "СИЛ" in html
