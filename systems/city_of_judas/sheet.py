@@ -147,8 +147,8 @@ SETTINGS = settings_spec(
         "ap_ignores_shield": BoolField(
             ru="Бронебойный урон игнорирует и щит с иной защитой",
             en="Armour-piercing damage also ignores shield and other protection",
-            help_ru="В тексте (L13) бб игнорирует значение брони; по умолчанию щит действует.",
-            help_en="The seed (L13) says AP ignores armor; by default a shield still counts.",
+            help_ru="В тексте бб игнорирует значение брони; по умолчанию щит действует.",
+            help_en="The seed says AP ignores armor; by default a shield still counts.",
         ),
     }
 )

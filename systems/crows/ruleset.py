@@ -605,9 +605,8 @@ class Crows(CrowsB, MoveDispatch):
         if task and not p.get("circumstances_changed") and task.casefold() in locked:
             raise _err(
                 "task",
-                "Эту проверку нельзя повторить, пока обстоятельства существенно не "
-                "изменятся (L202).",
-                "This check cannot be retried until circumstances change materially (L202).",
+                "Эту проверку нельзя повторить, пока обстоятельства существенно не изменятся.",
+                "This check cannot be retried until circumstances change materially.",
             )
         setup = self._setup(call)
         if setup.auto_doom:
@@ -646,8 +645,8 @@ class Crows(CrowsB, MoveDispatch):
             out.text = _text(
                 out.text,
                 Text(
-                    "Можно применить одну экспертизу: +1 ступень (L234).",
-                    "You may apply one expertise: +1 tier (L234).",
+                    "Можно применить одну экспертизу: +1 ступень.",
+                    "You may apply one expertise: +1 tier.",
                 ),
             )
             out.details["pending"] = {
@@ -676,15 +675,15 @@ class Crows(CrowsB, MoveDispatch):
         if result.automatic == "doom":
             notes.append(
                 Text(
-                    "Без сознания: автоматический рок на Ловкость и Силу (L464).",
-                    "Unconscious: automatic doom on Agility and Strength (L464).",
+                    "Без сознания: автоматический рок на Ловкость и Силу.",
+                    "Unconscious: automatic doom on Agility and Strength.",
                 )
             )
         if result.automatic == "tier3":
             notes.append(
                 Text(
-                    "Цель без сознания: атака всегда даёт 3-ю ступень (L464).",
-                    "The target is unconscious: the attack is always tier 3 (L464).",
+                    "Цель без сознания: атака всегда даёт 3-ю ступень.",
+                    "The target is unconscious: the attack is always tier 3.",
                 )
             )
         return Outcome(
@@ -765,8 +764,8 @@ class Crows(CrowsB, MoveDispatch):
         if call.params["observed"]:
             raise _err(
                 "observed",
-                "Спрятаться можно только от того, кто за вами не наблюдает (L337).",
-                "You can hide only from a creature that is not watching you (L337).",
+                "Спрятаться можно только от того, кто за вами не наблюдает.",
+                "You can hide only from a creature that is not watching you.",
             )
         return self._roll_check(call)
 
@@ -1056,8 +1055,8 @@ class Crows(CrowsB, MoveDispatch):
         if cost == "retrieve":
             raise _err(
                 "target",
-                "В раундах предмет из рюкзака достают манёвром с броском 1d10 (L397).",
-                "In rounds, take an item out of the backpack with the d10 maneuver (L397).",
+                "В раундах предмет из рюкзака достают манёвром с броском 1d10.",
+                "In rounds, take an item out of the backpack with the d10 maneuver.",
             )
         st = self._set_inv(call, inv_rules.move(self._inv(call), p["item_id"], p["target"]))
         return self._outcome(call, state=st, details={"cost": cost})
@@ -1122,9 +1121,9 @@ class Crows(CrowsB, MoveDispatch):
         if overloaded:
             text = Text(
                 "Больше одного предмета в слоте: отдыхать нельзя, 1d6 ран в конце каждого хода "
-                "подземелья (L375).",
+                "подземелья.",
                 "More than one item in a slot: no rest, 1d6 wounds at the end of every dungeon "
-                "turn (L375).",
+                "turn.",
             )
         st = self._set_inv(call, inventory)
         return self._outcome(call, state=st, text=text, flags={"overloaded": overloaded})

@@ -444,14 +444,14 @@ def clean_character(
     if len(conditions) != len(set(conditions)):
         raise fail(
             f"{prefix}conditions",
-            "Второй экземпляр состояния получить нельзя (L442).",
-            "A condition cannot be had twice (L442).",
+            "Второй экземпляр состояния получить нельзя.",
+            "A condition cannot be had twice.",
         )
     if clean["kind"] == "object" and clean["conditions"]:
         raise fail(
             f"{prefix}conditions",
-            "Предметы не получают состояний (L434).",
-            "Objects take no conditions (L434).",
+            "Предметы не получают состояний.",
+            "Objects take no conditions.",
         )
     effects = [e["id"] for e in clean["effects"]]
     if len(effects) != len(set(effects)):

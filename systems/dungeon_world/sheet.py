@@ -405,7 +405,7 @@ SETTINGS = settings_spec(
         ),
         "multiclass_strictly_lower": BoolField(
             ru="Мультикласс: уровень хода строго ниже уровня героя (пример L399)",
-            en="Multiclass: move level strictly below the character level (L399)",
+            en="Multiclass: move level strictly below the character level",
             default=True,
         ),
     }

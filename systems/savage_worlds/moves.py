@@ -35,8 +35,8 @@ def _t(ru: str, en: str) -> Text:
 
 
 DIFFICULTY = ChoiceField(
-    ru="Трудность (L27-L29)",
-    en="Difficulty (L27-L29)",
+    ru="Трудность",
+    en="Difficulty",
     default="normal",
     choices=(
         Choice("normal", "Обычная", "Normal"),
@@ -102,8 +102,8 @@ def _params(*groups: dict[str, Field], **fields: Field) -> ObjectField:
 
 TRAIT_RESULTS = {
     CRITICAL_FAILURE: _t(
-        "Критический провал: ведущий придумывает крупную неприятность (L67).",
-        "Critical failure: the GM invents a major complication (L67).",
+        "Критический провал: ведущий придумывает крупную неприятность.",
+        "Critical failure: the GM invents a major complication.",
     ),
     FAILURE: _t("Провал.", "Failure."),
     SUCCESS: _t("Успех.", "Success."),
@@ -128,7 +128,7 @@ SOAK = OptionSet(
     chooser=PLAYER,
     options=(
         Option("accept", "Принять урон", "Take the damage"),
-        Option("soak", "Проверка на прочность за фишку (L89)", "Soak roll for a benny (L89)"),
+        Option("soak", "Проверка на прочность за фишку", "Soak roll for a benny"),
         Option(
             "soak_pool",
             "Проверка на прочность за фишку из пула ведущего",
@@ -153,8 +153,8 @@ MOVES: tuple[MoveSpec, ...] = (
             tn=TN_PARAM,
             pool=POOL_PARAM,
             no_chance=BoolField(
-                ru="Без обучения шансов нет (L41)",
-                en="No chance without training (L41)",
+                ru="Без обучения шансов нет",
+                en="No chance without training",
             ),
         ),
         results=TRAIT_RESULTS,
@@ -165,8 +165,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Встречная проверка",
         en="Opposed check",
         trigger=_t(
-            "Сложность зависит от противодействия оппонента (L45).",
-            "The difficulty is an opponent's resistance (L45).",
+            "Сложность зависит от противодействия оппонента.",
+            "The difficulty is an opponent's resistance.",
         ),
         seed="L43-L49",
         roll="trait",
@@ -188,8 +188,8 @@ MOVES: tuple[MoveSpec, ...] = (
             "attacker": _t("Побеждает нападающий.", "The attacker wins."),
             "defender": _t("Побеждает защищающийся.", "The defender wins."),
             "stalemate": _t(
-                "Ничья: оппоненты продолжают бороться на равных (L47).",
-                "A tie: the struggle goes on (L47).",
+                "Ничья: оппоненты продолжают бороться на равных.",
+                "A tie: the struggle goes on.",
             ),
         },
         options={"reroll": REROLL},
@@ -199,8 +199,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Совместная проверка",
         en="Cooperative check",
         trigger=_t(
-            "Несколько персонажей работают вместе, и ведущий это допускает (L53).",
-            "Several characters work together and the GM allows it (L53).",
+            "Несколько персонажей работают вместе, и ведущий это допускает.",
+            "Several characters work together and the GM allows it.",
         ),
         seed="L51-L55",
         roll="trait",
@@ -235,8 +235,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Групповая проверка",
         en="Group check",
         trigger=_t(
-            "Проверка параметра для группы статистов вне боя (L59).",
-            "A trait check for a group of extras outside combat (L59).",
+            "Проверка параметра для группы статистов вне боя.",
+            "A trait check for a group of extras outside combat.",
         ),
         seed="L57-L59",
         roll="trait",
@@ -307,9 +307,7 @@ MOVES: tuple[MoveSpec, ...] = (
         key="damage_roll",
         ru="Проверка урона",
         en="Damage roll",
-        trigger=_t(
-            "Бросок урона: все кубики взрываются (L33).", "Roll damage: every die aces (L33)."
-        ),
+        trigger=_t("Бросок урона: все кубики взрываются.", "Roll damage: every die aces."),
         seed="L33, L87; " + PUBLISHED,
         roll="damage",
         params=_params(
@@ -327,8 +325,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Получить урон",
         en="Take damage",
         trigger=_t(
-            "Урон против Стойкости: шок и ранения; можно сделать проверку на прочность (L89).",
-            "Damage against Toughness: Shaken and wounds; a soak roll may follow (L89).",
+            "Урон против Стойкости: шок и ранения; можно сделать проверку на прочность.",
+            "Damage against Toughness: Shaken and wounds; a soak roll may follow.",
         ),
         seed="L19, L89; " + PUBLISHED,
         params=_params(
@@ -390,7 +388,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "A wild card is injured: 2d6 on the table, and a d6 for the guts and the head "
             "[published]. The incapacitation roll rolls it by itself.",
         ),
-        seed=PUBLISHED + "; Savage Worlds Deluxe p. 78; no bennies on table results (L87)",
+        seed=PUBLISHED + "; Savage Worlds Deluxe p. 78; no bennies on table results",
         roll="injury",
         params=_params(
             location=LOCATION_PARAM,
@@ -448,8 +446,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Потратить фишку",
         en="Spend a benny",
         trigger=_t(
-            "Фишка на переброс проверки параметра, прочность или выход из шока (L81-L89).",
-            "A benny to re-roll a trait check, soak, or shake off Shaken (L81-L89).",
+            "Фишка на переброс проверки параметра, прочность или выход из шока.",
+            "A benny to re-roll a trait check, soak, or shake off Shaken.",
         ),
         seed="L81-L89, L93-L95",
         kind="action",
@@ -466,7 +464,7 @@ MOVES: tuple[MoveSpec, ...] = (
                 default="own",
                 choices=(
                     Choice("own", "Своя", "Own"),
-                    Choice("pool", "Из пула ведущего (L93)", "From the GM's pool (L93)"),
+                    Choice("pool", "Из пула ведущего", "From the GM's pool"),
                 ),
             ),
             pool=POOL_PARAM,
@@ -477,8 +475,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Наградить фишкой",
         en="Award a benny",
         trigger=_t(
-            "Ведущий награждает за стиль, находчивость, остроумие (L79).",
-            "The GM rewards style, ingenuity, wit (L79).",
+            "Ведущий награждает за стиль, находчивость, остроумие.",
+            "The GM rewards style, ingenuity, wit.",
         ),
         seed="L79",
         kind="action",
@@ -520,7 +518,7 @@ MOVES: tuple[MoveSpec, ...] = (
         key="end_session",
         ru="Конец сессии",
         en="End of session",
-        trigger=_t("Неиспользованные фишки сгорают (L95).", "Unused bennies are lost (L95)."),
+        trigger=_t("Неиспользованные фишки сгорают.", "Unused bennies are lost."),
         seed="L95",
         kind="action",
         subject="table",

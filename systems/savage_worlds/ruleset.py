@@ -257,8 +257,8 @@ class SavageWorlds(Ruleset):
         if clean["role"] == "pc" and not clean["wild_card"]:
             raise _err(
                 "wild_card",
-                "Персонаж игрока всегда дикая карта (L7).",
-                "A player character is always a wild card (L7).",
+                "Персонаж игрока всегда дикая карта.",
+                "A player character is always a wild card.",
             )
         if not clean["wild_card"]:
             # An extra keeps no bennies (L93: the GM's pool pays for it); a wild card demoted
@@ -653,12 +653,12 @@ class SavageWorlds(Ruleset):
         text = _text(
             f"{label}: {best['total']} — {ru}"
             + (f", подъёмов: {raises}" if raises else "")
-            + (". Неумелая попытка (L41)" if flow["roll"]["trait"]["unskilled"] else "")
+            + (". Неумелая попытка" if flow["roll"]["trait"]["unskilled"] else "")
             + "."
             + extra_text[0],
             f"{label_en}: {best['total']} — {en}"
             + (f", raises: {raises}" if raises else "")
-            + (". Unskilled (L41)" if flow["roll"]["trait"]["unskilled"] else "")
+            + (". Unskilled" if flow["roll"]["trait"]["unskilled"] else "")
             + "."
             + extra_text[1],
         )
@@ -706,8 +706,8 @@ class SavageWorlds(Ruleset):
                 band="failure",
                 state=call.state,
                 text=_text(
-                    "Без обучения шансов нет: провал без броска (L41).",
-                    "No chance without training: failure, no roll (L41).",
+                    "Без обучения шансов нет: провал без броска.",
+                    "No chance without training: failure, no roll.",
                 ),
                 flags={"success": False, "no_chance": True, "raises": 0},
             )
@@ -724,14 +724,14 @@ class SavageWorlds(Ruleset):
         if call.params["in_combat"]:
             raise _err(
                 "in_combat",
-                "Групповая проверка — только вне боя (L59).",
-                "Group checks are for outside combat only (L59).",
+                "Групповая проверка — только вне боя.",
+                "Group checks are for outside combat only.",
             )
         if call.state["wild_card"]:
             raise _err(
                 "wild_card",
-                "Групповая проверка — для статистов (L59).",
-                "Group checks are for extras (L59).",
+                "Групповая проверка — для статистов.",
+                "Group checks are for extras.",
             )
         flow = self._flow(call, self._single_spec(call), then="group")
         flow["log"]["count"] = call.params["count"]
@@ -804,8 +804,8 @@ class SavageWorlds(Ruleset):
             if spec["trait"]["unskilled"] and not leader_trait["attribute"]:
                 raise _err(
                     f"helpers.{i}",
-                    f"{sheet['name'] or 'Помощник'} без навыка не может помогать (L55).",
-                    f"{sheet['name'] or 'A helper'} lacks the skill and cannot help (L55).",
+                    f"{sheet['name'] or 'Помощник'} без навыка не может помогать.",
+                    f"{sheet['name'] or 'A helper'} lacks the skill and cannot help.",
                 )
             attempt = self._roll(dice, spec)
             helpers.append((attempt["success"], attempt["raises"]))
@@ -1376,8 +1376,8 @@ class SavageWorlds(Ruleset):
             if st["role"] != "npc":
                 raise _err(
                     "source",
-                    "Пул ведущего — для его персонажей (L93).",
-                    "The GM's pool is for GM characters (L93).",
+                    "Пул ведущего — для его персонажей.",
+                    "The GM's pool is for GM characters.",
                 )
             if pool <= 0:
                 raise _err("pool", "В пуле ведущего нет фишек.", "The GM's pool is empty.")
@@ -1404,8 +1404,8 @@ class SavageWorlds(Ruleset):
         if not st["wild_card"]:
             raise _err(
                 "wild_card",
-                "У статистов нет своих фишек: за них платят из пула ведущего (L93).",
-                "Extras hold no bennies: the GM's pool pays for them (L93).",
+                "У статистов нет своих фишек: за них платят из пула ведущего.",
+                "Extras hold no bennies: the GM's pool pays for them.",
             )
         st["bennies"] = min(99, st["bennies"] + call.params["amount"])
         return Outcome(
@@ -1422,8 +1422,8 @@ class SavageWorlds(Ruleset):
         if st["role"] == "npc":
             raise _err(
                 "role",
-                "Персонажи ведущего не могут делиться своими фишками (L95).",
-                "GM characters cannot share their own bennies (L95).",
+                "Персонажи ведущего не могут делиться своими фишками.",
+                "GM characters cannot share their own bennies.",
             )
         if not bn.has_rule(st, "common_bond"):
             raise _err(

@@ -251,11 +251,11 @@ SHEET = ObjectField(
             en="Wild card",
             default=True,
             help_ru=(
-                "Персонажи игроков всегда дикие карты (L7). Персонаж ведущего по умолчанию "
+                "Персонажи игроков всегда дикие карты. Персонаж ведущего по умолчанию "
                 "статист: без дикого кубика и своих фишек, выбывает с первым ранением."
             ),
             help_en=(
-                "Player characters are always wild cards (L7). A GM character is an extra "
+                "Player characters are always wild cards. A GM character is an extra "
                 "unless marked: no wild die, no bennies of its own, out at its first wound."
             ),
         ),
@@ -340,7 +340,7 @@ SETTINGS = settings_spec(
             en="Bennies on damage",
             default="no_mercy",
             choices=(
-                Choice("no_mercy", "Только с чертой Беспощадный (L87)", "Only with No Mercy (L87)"),
+                Choice("no_mercy", "Только с чертой Беспощадный", "Only with No Mercy"),
                 Choice("anyone", "Любой (SWADE)", "Anyone (SWADE)"),
             ),
         ),
@@ -348,22 +348,22 @@ SETTINGS = settings_spec(
             ru="Можно перебросить критический провал",
             en="A critical failure may be rerolled",
             default=True,
-            help_ru="Семя не запрещает (L81-L85); в SWADE нельзя.",
-            help_en="The seed allows it (L81-L85); SWADE forbids it.",
+            help_ru="Семя не запрещает; в SWADE нельзя.",
+            help_en="The seed allows it; SWADE forbids it.",
         ),
         "opposed_needs_tn": BoolField(
             ru="Во встречной проверке нападающему нужно 4+",
             en="In an opposed check the attacker needs 4+",
             default=False,
-            help_ru="Семя: побеждает больший результат (L47); SWADE: нужна ещё и сложность 4.",
-            help_en="Seed: the higher total wins (L47); SWADE: the attacker also needs 4.",
+            help_ru="Семя: побеждает больший результат; SWADE: нужна ещё и сложность 4.",
+            help_en="Seed: the higher total wins; SWADE: the attacker also needs 4.",
         ),
         "opposed_raise_floor": BoolField(
             ru="Подъёмы во встречной — не ниже сложности 4",
             en="Opposed raises count from at least 4",
             default=False,
-            help_ru="Семя: сложность — результат проигравшего, даже ниже 4 (L49).",
-            help_en="Seed: the TN is the loser's total, even below 4 (L49).",
+            help_ru="Семя: сложность — результат проигравшего, даже ниже 4.",
+            help_en="Seed: the TN is the loser's total, even below 4.",
         ),
         "group_check_crit": BoolField(
             ru="Две единицы в групповой проверке — критический провал группы",
@@ -376,8 +376,8 @@ SETTINGS = settings_spec(
             default=4,
             min=0,
             max=20,
-            help_ru="+4 по семени (L53); к проверкам Силы предел не применяется.",
-            help_en="+4 in the seed (L53); Strength checks have no cap.",
+            help_ru="+4 по семени; к проверкам Силы предел не применяется.",
+            help_en="+4 in the seed; Strength checks have no cap.",
         ),
         "shaken_recovery": ChoiceField(
             ru="Выход из шока (издание)",
@@ -413,8 +413,8 @@ SETTINGS = settings_spec(
             en="Wild card glyph",
             default="¤",
             max_length=4,
-            help_ru="Символ перед именем дикой карты (L9-L13).",
-            help_en="The symbol before a wild card's name (L9-L13).",
+            help_ru="Символ перед именем дикой карты.",
+            help_en="The symbol before a wild card's name.",
         ),
     }
 )

@@ -612,6 +612,6 @@ def skill_problems(state: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
         seen.add(ident)
         if not SKILLS_BY_KEY[s["key"]].levels and s["level"] > 1:
             errors.setdefault(f"skills.{i}.level", []).append(
-                msg("У грамотности нет уровней (L291).", "Literacy has no levels (L291).")
+                msg("У грамотности нет уровней.", "Literacy has no levels.")
             )
     return errors
