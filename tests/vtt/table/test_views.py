@@ -199,9 +199,10 @@ def test_a_roll_clears_its_label_for_the_next_one(table, client_for):
     field = re.search(r'<input id="roll-label"[^>]*>', response.content.decode())
     assert field and 'hx-swap-oob="true"' in field.group() and 'value=""' in field.group()
     page = client_for(table.player).get(page_url(table)).content.decode()
-    assert 'id="roll-label"' in page and "hx-swap-oob" not in re.search(
-        r'<input id="roll-label"[^>]*>', page
-    ).group()
+    assert (
+        'id="roll-label"' in page
+        and "hx-swap-oob" not in re.search(r'<input id="roll-label"[^>]*>', page).group()
+    )
 
 
 def test_resubmitting_the_same_key_rolls_once(table, client_for):
