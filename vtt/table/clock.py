@@ -393,18 +393,20 @@ def clock_conspicuous(
         raise invalid_from_rules(exc, code="clock_refused") from exc
     clock.ruleset_state = outcome.state
     clock.save(update_fields=["ruleset_state", "updated_at"])
+    # The same shape as the end-of-turn check (roll, threshold, result, due turn at the top):
+    # the log draws both with one line.
+    (check,) = outcome.details["events"]
     publish(
         campaign=campaign,
         kind="turn.encounter_check",
         payload={
-            **outcome.details,
+            **check,
             "type": "encounter_check",
             "extra": True,
             "reason": reason[:200],
             "text": outcome.text.as_dict(),
             "turn": clock.turn,
             "ended_turn": clock.turn,
-            "roll": outcome.total,
         },
         actor=actor,
         visibility=V.EVERYONE if clock.public_encounters else V.BLIND,

@@ -179,6 +179,10 @@ def test_conspicuous_action_makes_an_extra_encounter_check(table, api_for):
     )
     check = TableEvent.objects.get(campaign=crows, kind="turn.encounter_check")
     assert check.visibility == "blind" and 1 <= check.payload["roll"] <= 10
+    # Issue 18 item 8: the log line read «порог встречи {threshold}»: the extra check carried
+    # its threshold and result one level down, unlike the end-of-turn check.
+    assert check.payload["threshold"] == 9 and check.payload["turn"] == 1
+    assert check.payload["result"] in ("none", "sign", "immediate")
     api_for(table.referee).post(url, {"action": "pause"}, format="json")
     api_for(table.referee).post(
         url, {"action": "configure", "public_encounters": True}, format="json"
