@@ -256,6 +256,13 @@ def _text(base: Text, *extra: Text) -> Text:
     )
 
 
+
+def _item_text(card: dict[str, Any], ru: str, en: str) -> Text:
+    """The log line of an inventory action names the item (the move's name alone said
+    «Положить предмет» twice and nothing about what)."""
+    name = str(card.get("name") or card.get("id") or "?")
+    return Text(ru.format(name), en.format(name))
+
 class Crows(CrowsB, MoveDispatch):
     """Crows: checks, damage, conditions, wear dice, light, rest, slots, dungeon turns (part A);
     combat, movement, travel, the Miasma, spells, crafting and identification (part B)."""
@@ -1041,7 +1048,8 @@ class Crows(CrowsB, MoveDispatch):
         """Slots of one type, contiguous; stacks of one kind; hands never stack (L356-L360)."""
         p = call.params
         st = self._set_inv(call, inv_rules.place(self._inv(call), p["item"], p["target"]))
-        return self._outcome(call, state=st, details={"speed": speed(st)})
+        text = _item_text(p["item"], "Предмет «{}» уложен", "Item “{}” placed")
+        return self._outcome(call, state=st, text=text, details={"speed": speed(st)})
 
     def _do_move_item(self, call: _Call) -> Outcome:
         """Free out of rounds; hands↔belt a maneuver in rounds; out of the backpack in rounds
@@ -1059,11 +1067,17 @@ class Crows(CrowsB, MoveDispatch):
                 "In rounds, take an item out of the backpack with the d10 maneuver.",
             )
         st = self._set_inv(call, inv_rules.move(self._inv(call), p["item_id"], p["target"]))
-        return self._outcome(call, state=st, details={"cost": cost})
+        text = _item_text(found[2], "Предмет «{}» перемещён", "Item “{}” moved")
+        return self._outcome(call, state=st, text=text, details={"cost": cost})
 
     def _do_drop_item(self, call: _Call) -> Outcome:
         inventory, card = inv_rules.remove(self._inv(call), call.params["item_id"])
-        return self._outcome(call, state=self._set_inv(call, inventory), details={"dropped": card})
+        return self._outcome(
+            call,
+            state=self._set_inv(call, inventory),
+            text=_item_text(card, "Предмет «{}» выброшен", "Item “{}” dropped"),
+            details={"dropped": card},
+        )
 
     def _do_retrieve(self, call: _Call) -> Outcome:
         """Достать из рюкзака (L397): 1d10 ≥ the number of a slot the item occupies."""

@@ -967,3 +967,15 @@ def test_magic_items_may_also_take_inventory_slots_by_campaign_rule():
     off = run("unequip_magic", worn.state, [], item_id="charm", settings=rule)
     assert off.state["inventory"]["magic"]["neck"] == []
     assert placement_of(off.state["inventory"], "charm")["area"] == "belt"
+
+
+def test_inventory_actions_name_their_item_in_the_log_text():
+    """Issue 18 item 15: placing an item logged «Положить предмет / Положить предмет» and
+    never said which item."""
+    rope = make_item("rope", "Верёвка")
+    placed = run("place_item", pc(), [], item=rope, target="backpack:1")
+    assert placed.text.ru == "Предмет «Верёвка» уложен" and placed.text.en == "Item “Верёвка” placed"
+    moved = run("move_item", placed.state, [], item_id="rope", target="belt:1")
+    assert "Верёвка" in moved.text.ru and "Верёвка" in moved.text.en
+    dropped = run("drop_item", moved.state, [], item_id="rope")
+    assert "Верёвка" in dropped.text.ru and "Верёвка" in dropped.text.en
