@@ -256,12 +256,12 @@ def _text(base: Text, *extra: Text) -> Text:
     )
 
 
-
 def _item_text(card: dict[str, Any], ru: str, en: str) -> Text:
     """The log line of an inventory action names the item (the move's name alone said
     «Положить предмет» twice and nothing about what)."""
     name = str(card.get("name") or card.get("id") or "?")
     return Text(ru.format(name), en.format(name))
+
 
 class Crows(CrowsB, MoveDispatch):
     """Crows: checks, damage, conditions, wear dice, light, rest, slots, dungeon turns (part A);

@@ -974,7 +974,9 @@ def test_inventory_actions_name_their_item_in_the_log_text():
     never said which item."""
     rope = make_item("rope", "Верёвка")
     placed = run("place_item", pc(), [], item=rope, target="backpack:1")
-    assert placed.text.ru == "Предмет «Верёвка» уложен" and placed.text.en == "Item “Верёвка” placed"
+    assert (
+        placed.text.ru == "Предмет «Верёвка» уложен" and placed.text.en == "Item “Верёвка” placed"
+    )
     moved = run("move_item", placed.state, [], item_id="rope", target="belt:1")
     assert "Верёвка" in moved.text.ru and "Верёвка" in moved.text.en
     dropped = run("drop_item", moved.state, [], item_id="rope")
