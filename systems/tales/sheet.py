@@ -206,9 +206,9 @@ SHEET = ObjectField(
             en="Form",
             fields={
                 "key": ChoiceField(ru="Облик", en="Form", default="none", choices=FORM_CHOICES),
-                "hp_before": IntField(default=0, min=-999, max=999),
-                "max_hp_before": IntField(default=0, min=0, max=999),
-                "hp_start": IntField(default=0, min=-999, max=999),
+                "hp_before": IntField(default=0, min=-999, max=999, internal=True),
+                "max_hp_before": IntField(default=0, min=0, max=999, internal=True),
+                "hp_start": IntField(default=0, min=-999, max=999, internal=True),
             },
         ),
         "combat": ObjectField(
@@ -330,8 +330,8 @@ SETTINGS = settings_spec(
             default=1,
             min=1,
             max=10,
-            help_ru="В тексте нет; рекомендация — 1.",
-            help_en="Not in the seed; recommended 1.",
+            help_ru="В правилах не задано; рекомендуется 1.",
+            help_en="Not set by the rules; 1 is recommended.",
         ),
         "opposed_max_dice": IntField(
             ru="Противопоставленная проверка: максимум кубиков",
