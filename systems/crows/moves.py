@@ -163,7 +163,7 @@ ATTACK_PARAMS: dict[str, Field] = {
 
 DAMAGE_ROUTING: dict[str, Field] = {
     "armour_order": ListField(
-        ru="Порядок Защиты доспеха (id щита/доспеха, natural)",
+        ru="Порядок Защиты доспеха (щит, доспех, естественная защита)",
         en="Armour Defence order (shield/armour ids, natural)",
         item=StrField(max_length=64),
         max_items=5,
@@ -559,8 +559,8 @@ MOVES: tuple[MoveSpec, ...] = (
         params=_params(
             item=ObjectField(ru="Карточка", en="Card", fields=ITEM.fields),
             target=StrField(
-                ru="Куда (backpack:3, belt, hands)",
-                en="Where (backpack:3, belt, hands)",
+                ru="Куда",
+                en="Where",
                 default="backpack",
                 max_length=60,
             ),

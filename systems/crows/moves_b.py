@@ -141,8 +141,8 @@ TARGET_ENTRY = ObjectField(
 
 ATTACK_PARAMS: dict[str, Field] = {
     "weapon_id": StrField(
-        ru="Оружие в руке (пусто — безоружный удар, natural — естественное)",
-        en="Weapon in hand (empty: unarmed strike, natural: natural weapon)",
+        ru="Оружие в руке (пусто — безоружный удар)",
+        en="Weapon in hand (empty: unarmed strike)",
         max_length=64,
     ),
     "attack": ChoiceField(
@@ -352,10 +352,10 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Передвижение",
         "Move",
         _t(
-            "Манёвр: до скорости клеток; труднопроходимая местность, плавание и лазание +1 "
-            ". Шаг — 1 клетка без провокации.",
-            "Maneuver: up to your speed; difficult terrain, swimming and climbing +1 (L719, "
-            "L851-L867). Shift: 1 square, provokes nothing.",
+            "Манёвр: до скорости клеток; труднопроходимая местность, плавание и лазание +1. "
+            "Шаг — 1 клетка без провокации.",
+            "Maneuver: up to your speed; difficult terrain, swimming and climbing +1. "
+            "Shift: 1 square, provokes nothing.",
         ),
         "L719-L721, L851-L867",
         params=_params(
@@ -687,8 +687,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
                 ru="Путешествие", en="Travel", nullable=True, default=None, fields=TRAVEL.fields
             ),
             defer=BoolField(
-                ru="Отложить последствия до сбора всех бросков (A12)",
-                en="Defer consequences until all saves are in (A12)",
+                ru="Отложить последствия до сбора всех бросков",
+                en="Defer consequences until all saves are in",
             ),
             lifted=BoolField(
                 ru="Другой поднял результат на ступень", en="Another raised the result a tier"
@@ -711,10 +711,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Выйти из Миазмы",
         "Leave the Miasma",
         _t(
-            "В месте, целиком закрытом камнем или металлом, эффекты «пока в Миазме» кончаются "
-            "(L1162, A13).",
-            "In a place fully enclosed by stone or metal, 'until you leave' effects end "
-            "(L1162, A13).",
+            "В месте, целиком закрытом камнем или металлом, эффекты «пока в Миазме» кончаются.",
+            "In a place fully enclosed by stone or metal, 'until you leave' effects end.",
         ),
         "L1162, L1182-L1187",
     ),
@@ -723,8 +721,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Экспертиза от лжи",
         "Lying expertise",
         _t(
-            "«Ложь»: выберите экспертизу, которой у вас нет (L1185; 1 применение, A13).",
-            "Lying: choose an expertise you lack (L1185; 1 use, A13).",
+            "«Ложь»: выберите экспертизу, которой у вас нет (1 применение).",
+            "Lying: choose an expertise you lack (1 use).",
         ),
         "L1185",
         params=_params(
@@ -1007,10 +1005,10 @@ MOVES_B: tuple[MoveSpec, ...] = (
         _t("Гекс, цель и местность.", "Hex, goal and terrain."),
         "L953-L965",
         params=_params(
-            q=IntField(ru="q", en="q", default=0),
-            r=IntField(ru="r", en="r", default=0),
-            goal_q=IntField(ru="Цель q", en="Goal q", nullable=True, default=None),
-            goal_r=IntField(ru="Цель r", en="Goal r", nullable=True, default=None),
+            q=IntField(ru="Гекс: столбец", en="Hex: column", default=0),
+            r=IntField(ru="Гекс: ряд", en="Hex: row", default=0),
+            goal_q=IntField(ru="Цель: столбец", en="Goal: column", nullable=True, default=None),
+            goal_r=IntField(ru="Цель: ряд", en="Goal: row", nullable=True, default=None),
             terrain=StrField(ru="Местность", en="Terrain", max_length=60),
         ),
     ),

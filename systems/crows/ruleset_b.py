@@ -254,8 +254,8 @@ class CrowsB:
         if call.spec.key == "provoked_attack" and attack != "melee":
             raise fail(
                 "attack",
-                "Провоцированная атака — только ближняя (A5).",
-                "A provoked attack is a melee attack only (A5).",
+                "Провоцированная атака — только ближняя.",
+                "A provoked attack is a melee attack only.",
             )
         characteristic = cb.attack_characteristic(profile, attack, p.get("characteristic"))
         targets = self._attack_targets(call)
@@ -1373,8 +1373,8 @@ class CrowsB:
         if not miasma_rules.is_person(st):
             raise fail(
                 "kind",
-                "Бросок делают люди — персонажи и наёмники (A12).",
-                "Persons make this save: PCs and hirelings (A12).",
+                "Бросок делают люди — персонажи и наёмники.",
+                "Persons make this save: PCs and hirelings.",
             )
         if st["miasma_lost"]:
             return self._outcome(

@@ -154,8 +154,8 @@ class DungeonWorld(MoveDispatch):
             **common_params(
                 "Сразу ответить на выбор, который предложит ход",
                 "Answer the move's pending choice at once",
-                settings_ru="Настройки кампании (см. settings)",
-                settings_en="Campaign settings (see settings)",
+                settings_ru="Настройки кампании",
+                settings_en="Campaign settings",
             ),
         }
 

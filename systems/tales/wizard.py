@@ -58,6 +58,7 @@ from systems.tales.data import (
     SKILLS_BY_KEY,
     SPELLS_BY_KEY,
     STAT_KEYS,
+    STATS,
     WEAPONS_BY_KEY,
     Origin,
 )
@@ -130,7 +131,7 @@ WIZARD = ObjectField(
                     "stat": ChoiceField(
                         default=None,
                         nullable=True,
-                        choices=tuple(Choice(k, k, k) for k in STAT_KEYS),
+                        choices=tuple(Choice(c.key, c.ru, c.en) for c in STATS),
                     ),
                 }
             ),
@@ -446,8 +447,8 @@ def _check_picks(w: dict[str, Any], picks: list[dict[str, Any]], cfg: dict[str, 
         if skill.detail == "required" and not detail:
             raise _err(
                 path,
-                f"Уточните навык «{skill.ru}» (например, какое ремесло, L328).",
-                f"Name the {skill.en} (e.g. which craft, L328).",
+                f"Уточните навык «{skill.ru}» (например, какое ремесло).",
+                f"Name the {skill.en} (e.g. which craft).",
             )
         if key == "art" and detail and detail not in {c.key for c in ART_KINDS}:
             raise _err(path, "Рисование или скульптура?", "Painting or sculpture?")
