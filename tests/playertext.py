@@ -22,8 +22,9 @@ ALLOWED_LATIN |= {"API", "JSON", "CSV", "PNG", "JPEG", "WebP", "RU", "EN"}
 # The rulebooks' own letters: "свет X/Y", "+N", "кровавые существа A", "(U)".
 SINGLE_CAPITAL = re.compile(r"[A-Z]")
 DICE = re.compile(r"\b[\dX]*[dD]\d+(?:kh\d+|kl\d+|k\d+|!)*|\b\d+d\b", re.I)
-# Text that is not prose: addresses, times, e-mail-like and hex strings.
-NOT_PROSE = re.compile(r"https?://\S+|/[\w/.-]+/|\b[0-9a-f]{8,}\b|\S+@\S+")
+# Text that is not prose: addresses, e-mail-like strings, hex tags (the browser tests' own
+# names carry them).
+NOT_PROSE = re.compile(r"https?://\S+|/[\w/.-]+/|\b(?=[a-f]*\d)[0-9a-f]{6,}\b|\S+@\S+")
 VISIBLE_ATTRS = ("title", "placeholder", "aria-label", "alt")
 # <code> holds what is typed as it is (a file's column headers), not prose.
 SKIP_TAGS = {"script", "style", "noscript", "code"}
