@@ -10,6 +10,8 @@ import re
 from html.parser import HTMLParser
 
 LINE_REF = re.compile(r"\bL\d+\b")
+# Edition notes of the rules digests («Травмы [изд.]»): where a rule comes from, for us.
+SOURCE_NOTE = re.compile(r"\[(?:изд\.|published)\]")
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)[sd]")
 SNAKE = re.compile(r"(?<![\w./:#-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/.-])")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
@@ -92,6 +94,8 @@ def problems(text: str, lang: str) -> list[str]:
     found: list[str] = []
     for m in LINE_REF.finditer(text):
         found.append(f"line reference {m.group()!r}")
+    for m in SOURCE_NOTE.finditer(text):
+        found.append(f"source note {m.group()!r}")
     for m in PLACEHOLDER.finditer(text):
         found.append(f"unfilled placeholder {m.group()!r}")
     prose = PLACEHOLDER.sub(" ", LINE_REF.sub(" ", NOT_PROSE.sub(" ", text)))

@@ -73,7 +73,7 @@ PURPOSES: tuple[tuple[str, str, str], ...] = (
     ("damage_reroll", "Переброс проверки урона", "Re-roll a damage roll"),
     ("table_result", "Изменить результат по таблице", "Change a table result"),
     ("soak", "Проверка на прочность", "Soak roll"),
-    ("unshake", "Выйти из шока [изд.]", "Remove Shaken [published]"),
+    ("unshake", "Выйти из шока", "Remove Shaken"),
     ("other", "Что-то другое", "Something else"),
 )
 

@@ -70,7 +70,7 @@ def _roll_params(prefix: str = "", *, trait_default: str = "") -> dict[str, Fiel
             ru="Модификатор ведущего", en="GM's modifier", default=0, min=-20, max=20
         ),
         f"{prefix}joker": BoolField(
-            ru="Джокер в этом раунде (+2) [изд.]", en="Holds a joker this round (+2) [published]"
+            ru="Джокер в этом раунде (+2)", en="Holds a joker this round (+2)"
         ),
     }
 
@@ -257,8 +257,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Атака",
         en="Attack",
         trigger=_t(
-            "Драка против Защиты цели, стрельба и метание против 4 [изд.].",
-            "Fighting against the target's Parry, Shooting/Throwing against 4 [published].",
+            "Драка против Защиты цели, стрельба и метание против 4.",
+            "Fighting against the target's Parry, Shooting/Throwing against 4.",
         ),
         seed=PUBLISHED + "; aces on damage L33; bennies on damage L87",
         roll="trait",
@@ -347,8 +347,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Выйти из шока",
         en="Recover from Shaken",
         trigger=_t(
-            "В начале своего действия персонаж в шоке проверяет Характер [изд.].",
-            "A Shaken character rolls Spirit at the start of its action [published].",
+            "В начале своего действия персонаж в шоке проверяет Характер.",
+            "A Shaken character rolls Spirit at the start of its action.",
         ),
         seed=PUBLISHED,
         roll="spirit",
@@ -365,8 +365,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Проверка выведения из строя",
         en="Incapacitation roll",
         trigger=_t(
-            "Дикая карта выведена из строя: немедленная проверка Выносливости [изд.].",
-            "A wild card is incapacitated: an immediate Vigor roll [published].",
+            "Дикая карта выведена из строя: немедленная проверка Выносливости.",
+            "A wild card is incapacitated: an immediate Vigor roll.",
         ),
         seed=PUBLISHED + "; Injury Table: Savage Worlds Deluxe p. 78",
         roll="vigor",
@@ -383,10 +383,10 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Таблица травм",
         en="Injury Table",
         trigger=_t(
-            "Дикая карта получает травму: 2d6 по таблице, для корпуса и головы ещё к6 [изд.]. "
+            "Дикая карта получает травму: 2d6 по таблице, для корпуса и головы ещё к6. "
             "После проверки выведения из строя бросается сама.",
-            "A wild card is injured: 2d6 on the table, and a d6 for the guts and the head "
-            "[published]. The incapacitation roll rolls it by itself.",
+            "A wild card is injured: 2d6 on the table, and a d6 for the guts and the head. "
+            "The incapacitation roll rolls it by itself.",
         ),
         seed=PUBLISHED + "; Savage Worlds Deluxe p. 78; no bennies on table results",
         roll="injury",
@@ -403,9 +403,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Травма прошла",
         en="An injury heals",
         trigger=_t(
-            "Раны зажили, прошли сутки или кончился бой: временная травма проходит [изд.].",
-            "The wounds healed, a day passed or the fight ended: a temporary injury goes away "
-            "[published].",
+            "Раны зажили, прошли сутки или кончился бой: временная травма проходит.",
+            "The wounds healed, a day passed or the fight ended: a temporary injury goes away.",
         ),
         seed=PUBLISHED,
         kind="action",
@@ -429,8 +428,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Истекает кровью",
         en="Bleeding out",
         trigger=_t(
-            "В начале каждого раунда — проверка Выносливости [изд.].",
-            "A Vigor roll at the start of each round [published].",
+            "В начале каждого раунда — проверка Выносливости.",
+            "A Vigor roll at the start of each round.",
         ),
         seed=PUBLISHED,
         roll="vigor",
@@ -535,7 +534,7 @@ MOVES: tuple[MoveSpec, ...] = (
         key="start_combat",
         ru="Начало боя",
         en="Start of combat",
-        trigger=_t("Тасуем колоду действий [изд.].", "Shuffle the action deck [published]."),
+        trigger=_t("Тасуем колоду действий.", "Shuffle the action deck."),
         seed=PUBLISHED,
         kind="action",
         subject="table",
@@ -545,8 +544,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Раздать карты",
         en="Deal the round",
         trigger=_t(
-            "Каждой дикой карте и каждой группе статистов по карте [изд.].",
-            "A card to each wild card and each group of extras [published].",
+            "Каждой дикой карте и каждой группе статистов по карте.",
+            "A card to each wild card and each group of extras.",
         ),
         seed=PUBLISHED,
         kind="action",
@@ -565,7 +564,7 @@ MOVES: tuple[MoveSpec, ...] = (
         key="end_combat",
         ru="Конец боя",
         en="End of combat",
-        trigger=_t("Карты в сброс [изд.].", "Cards to the discards [published]."),
+        trigger=_t("Карты в сброс.", "Cards to the discards."),
         seed=PUBLISHED,
         kind="action",
         subject="table",

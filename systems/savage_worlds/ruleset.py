@@ -1011,8 +1011,8 @@ class SavageWorlds(Ruleset):
         if st["shaken"]:
             raise _err(
                 "shaken",
-                "В шоке доступны только свободные действия [изд.].",
-                "A Shaken character takes free actions only [published].",
+                "В шоке доступны только свободные действия.",
+                "A Shaken character takes free actions only.",
             )
         spec, context = self._attack_setup(call)
         flow = self._flow(call, spec, then="attack", context=context)
@@ -1284,8 +1284,8 @@ class SavageWorlds(Ruleset):
         if not st["wild_card"]:
             raise _err(
                 "wild_card",
-                "По таблице травм бросают только дикие карты [изд.].",
-                "Only wild cards roll on the Injury Table [published].",
+                "По таблице травм бросают только дикие карты.",
+                "Only wild cards roll on the Injury Table.",
             )
         state, injury = self._injure(st, self._need_dice(call.dice), p["location"], p["duration"])
         faces = list(injury["faces"]) + ([injury["sub_face"]] if injury["sub_face"] else [])
@@ -1428,8 +1428,8 @@ class SavageWorlds(Ruleset):
         if not bn.has_rule(st, "common_bond"):
             raise _err(
                 "edges",
-                "Отдавать фишки можно только с чертой Общее дело [изд.].",
-                "Giving bennies needs the Common Bond edge [published].",
+                "Отдавать фишки можно только с чертой Общее дело.",
+                "Giving bennies needs the Common Bond edge.",
             )
         if st["bennies"] <= 0:
             raise _err("bennies", "Фишек не осталось.", "No bennies left.")

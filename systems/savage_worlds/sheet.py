@@ -282,9 +282,7 @@ SHEET = ObjectField(
         "edges": ListField(ru="Черты", en="Edges", item=EDGE, max_items=40),
         "hindrances": ListField(ru="Изъяны", en="Hindrances", item=HINDRANCE, max_items=20),
         "weapons": ListField(ru="Оружие", en="Weapons", item=WEAPON, max_items=20),
-        "injuries": ListField(
-            ru="Травмы [изд.]", en="Injuries [published]", item=INJURY, max_items=MAX_INJURIES
-        ),
+        "injuries": ListField(ru="Травмы", en="Injuries", item=INJURY, max_items=MAX_INJURIES),
         "notes": StrField(ru="Заметки", en="Notes", max_length=4000),
     },
 )
