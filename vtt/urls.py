@@ -2,11 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from vtt.campaigns.views import home
-from vtt.core.views import healthz
+from vtt.core.views import favicon, healthz
 
 urlpatterns = [
     path("", home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("accounts/", include("vtt.accounts.urls")),
     path("api/", include("vtt.api_urls")),
     path("admin/", admin.site.urls),

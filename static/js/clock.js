@@ -384,7 +384,8 @@
       // The referee also gets a full copy of results whose players' copy hides something.
       if (isReferee && p.audience === "players") return null;
       var text = resultText(type, p);
-      var cls = "turn-" + type.replace(/_/g, "-") + (ev.visibility === "blind" ? " referee-only" : "");
+      var secret = ev.visibility === "blind" && p.audience !== "referee";
+      var cls = "turn-" + type.replace(/_/g, "-") + (secret ? " referee-only" : "");
       addResult(p.ended_turn || p.turn, type === "turn_ended" ? "" : text, cls);
       return logEntry(ev, api, text, "turn-result " + cls);
     };

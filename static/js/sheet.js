@@ -145,12 +145,18 @@
       var keys = spec && spec.fields ? Object.keys(fields) : Object.keys(value);
       var parts = [];
       keys.forEach(function (k) {
+        if (fields[k] && !readable(fields[k])) return;
         var t = valueText(fields[k], value[k]);
         if (t !== L.none) parts.push((fields[k] ? label(fields[k], k) : k) + ": " + t);
       });
       return parts.join("; ") || L.none;
     }
     return String(value);
+  }
+
+  /* Whether a field is for reading (schema ``internal`` and ``lang`` hints). */
+  function readable(spec) {
+    return !spec.internal && (!spec.lang || spec.lang === config.lang);
   }
 
   function shortText(spec, value) {
@@ -329,6 +335,8 @@
       if (!opts.edit && !(key in source)) return;
       var child = build(spec.fields[key], source[key], path ? path + "." + key : key, opts);
       children[key] = child;
+      // kept in the value, never shown: a key the rules use, a name in the other language
+      if (!readable(spec.fields[key])) child.node.hidden = true;
       inner.appendChild(child.node);
     });
     fieldset.appendChild(inner);

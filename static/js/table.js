@@ -131,6 +131,9 @@
     var v = ev.visibility;
     var text = L.everyone;
     if (v === "referee") text = L.toReferee;
+    // The referee's full copy of an event the players get their own copy of (``audience``):
+    // public, not blind (docs/table-protocol.md, the two copies of one event).
+    else if (v === "blind" && ev.payload && ev.payload.audience === "referee") text = L.everyoneFull;
     else if (v === "blind") text = L.blind;
     else if (v === "whisper") {
       text = ev.target_id === me.id ? L.whisperToYou : fmt(L.whisperTo, { name: memberName(ev.target_id) });

@@ -387,8 +387,8 @@ class CityOfJudas(MoveDispatch):
         if maim["marked"]:
             raise _err(
                 path,
-                "Каждое увечье можно взять только один раз (L131).",
-                "Each maim can be taken only once (L131).",
+                "Каждое увечье можно взять только один раз.",
+                "Each maim can be taken only once.",
             )
         maim["marked"] = True
 

@@ -51,9 +51,9 @@ STAT = ObjectField(
     ru="Характеристика",
     en="Stat",
     fields={
-        "key": StrField(ru="Ключ", en="Key", max_length=30),
-        "ru": StrField(ru="Название", en="Name (ru)", max_length=60),
-        "en": StrField(ru="Название (англ.)", en="Name (en)", max_length=60),
+        "key": StrField(ru="Ключ", en="Key", max_length=30, internal=True),
+        "ru": StrField(ru="Название", en="Name", max_length=60, lang="ru"),
+        "en": StrField(ru="Название", en="Name", max_length=60, lang="en"),
         "value": IntField(ru="Значение", en="Value", default=0, min=-5, max=5),
     },
 )
@@ -147,8 +147,10 @@ SETTINGS = settings_spec(
         "ap_ignores_shield": BoolField(
             ru="Бронебойный урон игнорирует и щит с иной защитой",
             en="Armour-piercing damage also ignores shield and other protection",
-            help_ru="В тексте (L13) бб игнорирует значение брони; по умолчанию щит действует.",
-            help_en="The seed (L13) says AP ignores armor; by default a shield still counts.",
+            help_ru=(
+                "По правилам бронебойность игнорирует значение брони; по умолчанию щит действует."
+            ),
+            help_en="By the rules AP ignores armor; by default a shield still counts.",
         ),
     }
 )

@@ -62,6 +62,10 @@ class Field:
     # Show the field only while other top-level fields hold these values (``{"wild_card":
     # True}``): a hint for generated forms; validation ignores it.
     show_if: Mapping[str, Any] | None = None
+    # A value the rules use but nobody reads (a stat's key): forms keep it, never show it.
+    internal: bool = False
+    # Text in one language ("ru" or "en"): shown only to readers of that language.
+    lang: str | None = None
 
     type_name = "any"
 
@@ -76,6 +80,10 @@ class Field:
             data["help"] = {"ru": self.help_ru, "en": self.help_en}
         if self.show_if:
             data["show_if"] = dict(self.show_if)
+        if self.internal:
+            data["internal"] = True
+        if self.lang:
+            data["lang"] = self.lang
         data.update(self._describe_extra())
         return data
 

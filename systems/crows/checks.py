@@ -391,8 +391,8 @@ def apply_expertise(result: CheckResult, expertise: str) -> CheckResult:
             {
                 "expertise": [
                     msg(
-                        "При роке экспертиза не помогает (L196).",
-                        "Expertise cannot lift a doom (L196).",
+                        "При роке экспертиза не помогает.",
+                        "Expertise cannot lift a doom.",
                     )
                 ]
             }
@@ -402,8 +402,8 @@ def apply_expertise(result: CheckResult, expertise: str) -> CheckResult:
             {
                 "expertise": [
                     msg(
-                        "К одной проверке — только одна экспертиза (L234).",
-                        "Only one expertise per check (L234).",
+                        "К одной проверке — только одна экспертиза.",
+                        "Only one expertise per check.",
                     )
                 ]
             }

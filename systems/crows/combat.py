@@ -175,30 +175,30 @@ def start_turn(
     if combat["turn"] is not None:
         raise fail(
             "turn",
-            "Ход нельзя прервать ходом другого существа (L711).",
-            "A turn cannot be interrupted by another creature's turn (L711).",
+            "Ход нельзя прервать ходом другого существа.",
+            "A turn cannot be interrupted by another creature's turn.",
         )
     new = copy.deepcopy(combat)
     me = combatant(new, cid)
     if me["surprised"]:
         raise fail(
             "surprised",
-            "Застигнутые врасплох не ходят в первом раунде (L703).",
-            "A surprised creature has no turn in round 1 (L703).",
+            "Застигнутые врасплох не ходят в первом раунде.",
+            "A surprised creature has no turn in round 1.",
         )
     if me["pet_of"]:
         raise fail(
             "pet_of",
-            "Питомцы не ходят сами — только по Команде (L890).",
-            "Pets take no turns; they act on Command (L890).",
+            "Питомцы не ходят сами — только по Команде.",
+            "Pets take no turns; they act on Command.",
         )
     if me["acted"] and not force:
         raise fail("acted", "Вы уже ходили в этом раунде.", "You have acted this round.")
     if not force and me["side"] != waiting_side(new):
         raise fail(
             "side",
-            "Сейчас ходит другая сторона (L707).",
-            "The other side is acting now (L707).",
+            "Сейчас ходит другая сторона.",
+            "The other side is acting now.",
         )
     lapsed = me["readied"]
     me["readied"] = None
@@ -262,8 +262,8 @@ def spend(
         if me["reaction_used"]:
             raise fail(
                 "reaction",
-                "Реакция в этом раунде уже потрачена (L835).",
-                "The reaction for this round is spent (L835).",
+                "Реакция в этом раунде уже потрачена.",
+                "The reaction for this round is spent.",
             )
         me["reaction_used"] = True
         return new, event
@@ -279,8 +279,8 @@ def spend(
         if left["maneuvers"] < 1:
             raise fail(
                 "cost",
-                "За ход — манёвр и действие или два манёвра (L711).",
-                "A turn is a maneuver and an action, or two maneuvers (L711).",
+                "За ход — манёвр и действие или два манёвра.",
+                "A turn is a maneuver and an action, or two maneuvers.",
             )
         turn["maneuvers"] += 1
         if speed:
@@ -289,8 +289,8 @@ def spend(
         if left["actions"] < 1:
             raise fail(
                 "cost",
-                "Действие в этом ходу уже потрачено (L711).",
-                "The action for this turn is spent (L711).",
+                "Действие в этом ходу уже потрачено.",
+                "The action for this turn is spent.",
             )
         own_used = turn["actions"] - turn["extra_used"]
         if own_used or turn["maneuvers"] > 1:
@@ -315,8 +315,8 @@ def walk(combat: dict[str, Any], cid: str, squares: int) -> tuple[dict[str, Any]
     if squares > turn["move_left"]:
         raise fail(
             "squares",
-            "Дальше скорости за один манёвр не уйти (L851).",
-            "One maneuver moves at most your speed (L851).",
+            "Дальше скорости за один манёвр не уйти.",
+            "One maneuver moves at most your speed.",
         )
     turn["move_left"] -= squares
     turn["moved"] += squares
@@ -361,8 +361,8 @@ def taunt(
     if distance > 10:
         raise fail(
             "distance",
-            "Насмешка — на существо в пределах 10 клеток (L761).",
-            "Taunt a creature within 10 squares (L761).",
+            "Насмешка — на существо в пределах 10 клеток.",
+            "Taunt a creature within 10 squares.",
         )
     new, event = spend(combat, by, "action")
     combatant(new, target)["taunted_by"] = by
@@ -379,7 +379,7 @@ def ready(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Подготовить действие (L765): spend the action now; perform it later as a reaction."""
     if not trigger.strip():
-        raise fail("trigger", "Назовите триггер (L765).", "Name the trigger (L765).")
+        raise fail("trigger", "Назовите триггер.", "Name the trigger.")
     new, event = spend(combat, cid, "action")
     combatant(new, cid)["readied"] = {
         "kind": kind,
@@ -408,8 +408,8 @@ def set_grabbing(combat: dict[str, Any], cid: str, target: str) -> dict[str, Any
     if target and me["grabbing"] and me["grabbing"] != target:
         raise fail(
             "grabbing",
-            "В захвате можно держать только одно существо (L735).",
-            "You can hold only one creature at a time (L735).",
+            "В захвате можно держать только одно существо.",
+            "You can hold only one creature at a time.",
         )
     me["grabbing"] = target
     return new
@@ -546,8 +546,8 @@ def held_weapon(state: dict[str, Any], item_id: str) -> dict[str, Any]:
                 return card
     raise fail(
         "weapon_id",
-        "Атаковать можно только тем, что держите в руках (L777).",
-        "You attack only with an item held in hand (L777).",
+        "Атаковать можно только тем, что держите в руках.",
+        "You attack only with an item held in hand.",
     )
 
 

@@ -46,8 +46,8 @@ def add_condition(
     if state.get("kind") == "object":
         raise fail(
             "condition",
-            "Предметы получают урон, но не состояния (L434).",
-            "Objects take damage but no conditions (L434).",
+            "Предметы получают урон, но не состояния.",
+            "Objects take damage but no conditions.",
         )
     new = copy.deepcopy(state)
     if any(c["key"] == key for c in new["conditions"]):
@@ -103,22 +103,22 @@ def stand(state: dict[str, Any]) -> dict[str, Any]:
     if "unconscious" in keys:
         raise fail(
             "condition",
-            "Без сознания нельзя встать (L464).",
-            "An unconscious creature cannot stand (L464).",
+            "Без сознания нельзя встать.",
+            "An unconscious creature cannot stand.",
         )
     if "prone" not in keys:
         raise fail("condition", "Вы не сбиты с ног.", "You are not prone.")
     if cannot_stand(state):
         raise fail(
             "condition",
-            "Отдача: вы не можете встать и ползёте (L1340).",
-            "Backlash: you cannot stand and must crawl (L1340).",
+            "Отдача: вы не можете встать и ползёте.",
+            "Backlash: you cannot stand and must crawl.",
         )
     if speed(state) < 1:
         raise fail(
             "speed",
-            "Встать можно только со скоростью 1 или выше (L456).",
-            "You can stand only with speed 1 or more (L456).",
+            "Встать можно только со скоростью 1 или выше.",
+            "You can stand only with speed 1 or more.",
         )
     return remove_condition(state, "prone")[0]
 

@@ -60,20 +60,20 @@ def requirement_problems(
     if project["uses"] > 0 and (entry is None or entry["uses"] < project["uses"]):
         out.append(
             {
-                "ru": f"Нужна экспертиза с {project['uses']} применениями (L1377).",
-                "en": f"The expertise with {project['uses']} uses is needed (L1377).",
+                "ru": f"Нужна экспертиза с {project['uses']} применениями.",
+                "en": f"The expertise with {project['uses']} uses is needed.",
             }
         )
     tool = tool_kind(project["expertise"])
     if tool and not tools_in_camp and tool not in _kinds(state):
         out.append(
             {
-                "ru": f"Нужны инструменты: {CRAFT_TOOLS[project['expertise']][1]} (L1381).",
-                "en": f"Tools needed: {CRAFT_TOOLS[project['expertise']][2]} (L1381).",
+                "ru": f"Нужны инструменты: {CRAFT_TOOLS[project['expertise']][1]}.",
+                "en": f"Tools needed: {CRAFT_TOOLS[project['expertise']][2]}.",
             }
         )
     if materials and not has_materials(state, project):
-        out.append({"ru": "Не хватает материалов (L1379).", "en": "Materials missing (L1379)."})
+        out.append({"ru": "Не хватает материалов.", "en": "Materials missing."})
     return out
 
 
@@ -91,8 +91,8 @@ def crafting_points(
     if expertises > CRAFT_MAX_EXPERTISE:
         raise fail(
             "expertises",
-            "Не больше двух экспертиз на бросок изготовления (L1401).",
-            "At most two expertises on a crafting roll (L1401).",
+            "Не больше двух экспертиз на бросок изготовления.",
+            "At most two expertises on a crafting roll.",
         )
     natural = sum(faces)
     step = {2: CRAFT_DOUBLE_STEP, 1: 2, 0: 0, -1: -2, -2: -CRAFT_DOUBLE_STEP}[net]

@@ -246,8 +246,8 @@ def gain_wounds(
     if not uses_wounds(st):
         raise fail(
             "kind",
-            "Это существо не получает раны (L438).",
-            "This creature does not take wounds (L438).",
+            "Это существо не получает раны.",
+            "This creature does not take wounds.",
         )
     st, used, overflow = _wound(st, count, slots, hunger=hunger)
     died = bool(overflow) or len(wounded_slots(st["inventory"])) >= BACKPACK_SLOTS

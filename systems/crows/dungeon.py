@@ -341,14 +341,14 @@ def end_dungeon_turn(
     if not camp["in_dungeon"]:
         raise fail(
             "campaign.in_dungeon",
-            "Группа не в подземелье: вне его считайте 2 часа за ход (L508).",
-            "The party is not in a dungeon: outside, count 2 hours as a turn (L508).",
+            "Группа не в подземелье: вне его считайте 2 часа за ход.",
+            "The party is not in a dungeon: outside, count 2 hours as a turn.",
         )
     if camp["rest"] is not None:
         raise fail(
             "campaign.rest",
-            "Отдых проходит вне ходов подземелья (L530).",
-            "A rest happens outside dungeon turns (L530).",
+            "Отдых проходит вне ходов подземелья.",
+            "A rest happens outside dungeon turns.",
         )
     ended = camp["turn"]
     events: list[dict[str, Any]] = [{"type": "turn_ended", "turn": ended}]

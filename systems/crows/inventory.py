@@ -217,14 +217,14 @@ def _check_placements(inv: dict[str, Any]) -> None:
         if len(kinds) > 1:
             raise _refuse(
                 path,
-                "В стопке могут быть только предметы одного вида (L360).",
-                "A stack may hold only items of one kind (L360).",
+                "В стопке могут быть только предметы одного вида.",
+                "A stack may hold only items of one kind.",
             )
         if area == HANDS and len(items) > 1:
             raise _refuse(
                 path,
-                "Каждая рука держит только один предмет (L360).",
-                "Each hand holds only one item (L360).",
+                "Каждая рука держит только один предмет.",
+                "Each hand holds only one item.",
             )
         limit = min(_stack_limit(c, area) for c in items)
         if len(items) > limit:
@@ -238,9 +238,9 @@ def _check_placements(inv: dict[str, Any]) -> None:
             raise _refuse(
                 path,
                 f"«{first['name']}» занимает {first['slots']} сл. и не помещается в слоты "
-                f"{AREA_RU[area]} с {p['slot']}-го (L358).",
+                f"{AREA_RU[area]} с {p['slot']}-го.",
                 f"{first['name']!r} needs {first['slots']} slots and does not fit the {area} "
-                f"slots from slot {p['slot']} (L358).",
+                f"slots from slot {p['slot']}.",
             )
         for s in span(p):
             if (area, s) in taken:
@@ -270,8 +270,8 @@ def _check_ids(inv: dict[str, Any], *, magic_in_inventory: bool) -> None:
             if not c["magic"]:
                 raise _refuse(
                     path,
-                    "В слотах магических предметов носят только магические предметы (L364).",
-                    "Only magic items go in magic item slots (L364).",
+                    "В слотах магических предметов носят только магические предметы.",
+                    "Only magic items go in magic item slots.",
                 )
             if c["id"] in worn:
                 raise _refuse(path, f"Предмет «{c['id']}» надет дважды.", f"{c['id']!r} twice.")
@@ -293,15 +293,15 @@ def _check_worn(inv: dict[str, Any]) -> None:
     if p is None or p["area"] != BACKPACK:
         raise _refuse(
             "inventory.worn_armour",
-            "Надетым можно объявить только доспех в слотах рюкзака (L387).",
-            "Only armour in backpack slots can be declared worn (L387).",
+            "Надетым можно объявить только доспех в слотах рюкзака.",
+            "Only armour in backpack slots can be declared worn.",
         )
     assert card is not None
     if card["armour"] is None or card["armour"]["shield"]:
         raise _refuse(
             "inventory.worn_armour",
-            "Надеть можно доспех, но не щит (L387).",
-            "Only armour, not a shield, can be worn (L387).",
+            "Надеть можно доспех, но не щит.",
+            "Only armour, not a shield, can be worn.",
         )
 
 
@@ -342,9 +342,8 @@ def parse_target(target: Any) -> tuple[str, list[int] | None]:
         if len(areas) > 1:
             raise _refuse(
                 "target",
-                "Предмет занимает слоты одного типа: нельзя нести его в слотах рук и пояса сразу "
-                "(L358).",
-                "An item uses slots of one type: not hand and belt slots at once (L358).",
+                "Предмет занимает слоты одного типа: нельзя нести его в слотах рук и пояса сразу .",
+                "An item uses slots of one type: not hand and belt slots at once.",
             )
         numbers = sorted(n for _, slots in parsed for n in (slots or []))
         return areas.pop(), numbers
@@ -425,8 +424,8 @@ def place(inventory: dict[str, Any], item: dict[str, Any], target_slot: Any) -> 
             "target",
             "Слоты под предмет должны идти подряд: нельзя положить его в слоты "
             + ", ".join(map(str, slots))
-            + " (L358).",
-            "An item's slots must be contiguous, not " + ", ".join(map(str, slots)) + " (L358).",
+            + ".",
+            "An item's slots must be contiguous, not " + ", ".join(map(str, slots)) + ".",
         )
     return _place_run(inv, card, area, slots[0])
 
@@ -438,14 +437,14 @@ def _join_stack(inv: dict[str, Any], index: int, card: dict[str, Any]) -> dict[s
     if p["area"] == HANDS:
         raise _refuse(
             "target",
-            f"Слот {where} занят: каждая рука держит только один предмет (L360).",
-            f"Hand slot {p['slot']} is taken: each hand holds one item (L360).",
+            f"Слот {where} занят: каждая рука держит только один предмет.",
+            f"Hand slot {p['slot']} is taken: each hand holds one item.",
         )
     if stack_kind(head) != stack_kind(card) or head["slots"] != card["slots"]:
         raise _refuse(
             "target",
-            f"Слот {where} занят «{head['name']}»: в стопке только предметы одного вида (L360).",
-            f"Slot {p['slot']} holds {head['name']!r}: a stack holds one kind only (L360).",
+            f"Слот {where} занят «{head['name']}»: в стопке только предметы одного вида.",
+            f"Slot {p['slot']} holds {head['name']!r}: a stack holds one kind only.",
         )
     limit = min(_stack_limit(c, p["area"]) for c in [*p["items"], card])
     if len(p["items"]) + 1 > limit:
@@ -471,9 +470,9 @@ def _place_run(inv: dict[str, Any], card: dict[str, Any], area: str, start: int)
         raise _refuse(
             "target",
             f"«{card['name']}» занимает {card['slots']} сл. подряд и не помещается со слота "
-            f"{start} (L358).",
+            f"{start}.",
             f"{card['name']!r} needs {card['slots']} contiguous slots and does not fit from "
-            f"slot {start} (L358).",
+            f"slot {start}.",
         )
     taken = occupied(inv)
     busy = [s for s in range(start, end + 1) if (area, s) in taken]
@@ -697,8 +696,8 @@ def wear_armour(inventory: dict[str, Any], item_id: str, *, in_rounds: bool = Fa
     if in_rounds:
         raise _refuse(
             "in_rounds",
-            "Надеть новый доспех можно только вне боевых раундов (L387).",
-            "New armour can be put on only outside round-timed play (L387).",
+            "Надеть новый доспех можно только вне боевых раундов.",
+            "New armour can be put on only outside round-timed play.",
         )
     inv = validate_inventory(inventory)
     inv["worn_armour"] = item_id

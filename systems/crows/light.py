@@ -27,8 +27,8 @@ def campfire(size: str) -> dict[str, int]:
     if size not in CAMPFIRE:
         raise fail(
             "size",
-            "Для костра такого размера в таблице нет строки (L598-L604).",
-            "The campfire table has no row for that size (L598-L604).",
+            "Для костра такого размера в таблице нет строки.",
+            "The campfire table has no row for that size.",
         )
     bright, dim = CAMPFIRE[size]
     return {"bright": bright, "dim": dim}

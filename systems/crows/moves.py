@@ -44,24 +44,22 @@ def _t(ru: str, en: str) -> Text:
 
 TIER_TEXT: dict[str, Text] = {
     "1": _t(
-        "1-я ступень: вы не сделали задуманного и можете нарваться на неприятность (L170).",
-        "Tier 1: you fail and may run into trouble (L170).",
+        "1-я ступень: вы не сделали задуманного и можете нарваться на неприятность.",
+        "Tier 1: you fail and may run into trouble.",
     ),
     "2": _t(
-        "2-я ступень: частичный успех или успех ценой чего-то; решает Рефери (L174).",
-        "Tier 2: partial success or success at a cost; the Referee decides (L174).",
+        "2-я ступень: частичный успех или успех ценой чего-то; решает Рефери.",
+        "Tier 2: partial success or success at a cost; the Referee decides.",
     ),
     "3": _t(
-        "3-я ступень: вы сделали задуманное без осложнений (L190).",
-        "Tier 3: you do it with no complications (L190).",
+        "3-я ступень: вы сделали задуманное без осложнений.",
+        "Tier 3: you do it with no complications.",
     ),
 }
-CRIT_TEXT = _t(
-    "Крит: 3-я ступень и ещё кое-что сверху (L194).", "Crit: tier 3 and something extra (L194)."
-)
+CRIT_TEXT = _t("Крит: 3-я ступень и ещё кое-что сверху.", "Crit: tier 3 and something extra.")
 DOOM_TEXT = _t(
-    "Рок: 1-я ступень и серьёзная неприятность (L196).",
-    "Doom: tier 1 and serious trouble (L196).",
+    "Рок: 1-я ступень и серьёзная неприятность.",
+    "Doom: tier 1 and serious trouble.",
 )
 NO_EXPERTISE = Option("none", "Без экспертизы", "No expertise")
 
@@ -135,8 +133,8 @@ CHECK_PARAMS: dict[str, Field] = {
         en="Circumstances changed materially (retry allowed)",
     ),
     "any_expertise": BoolField(
-        ru="Рефери разрешает экспертизу другой категории (L238)",
-        en="The Referee allows an expertise of another category (L238)",
+        ru="Рефери разрешает экспертизу другой категории",
+        en="The Referee allows an expertise of another category",
     ),
 }
 
@@ -174,7 +172,7 @@ ATTACK_PARAMS: dict[str, Field] = {
 
 DAMAGE_ROUTING: dict[str, Field] = {
     "armour_order": ListField(
-        ru="Порядок Защиты доспеха (id щита/доспеха, natural)",
+        ru="Порядок Защиты доспеха (щит, доспех, естественная защита)",
         en="Armour Defence order (shield/armour ids, natural)",
         item=StrField(max_length=64),
         max_items=5,
@@ -224,8 +222,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Проверка",
         "Check",
         _t(
-            "Рискованное дело с реальным шансом провала: 2d10 + характеристика (L154-L160).",
-            "A risky task with a real chance of failure: 2d10 + characteristic (L154-L160).",
+            "Рискованное дело с реальным шансом провала: 2d10 + характеристика.",
+            "A risky task with a real chance of failure: 2d10 + characteristic.",
         ),
         "L152-L293",
         roll="2d10",
@@ -237,9 +235,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Помощь",
         "Help",
         _t(
-            "Отдельная проверка до той, которой помогаете: ≤11 даёт −1, 12–16 +1, 17+ +2 "
-            "(L301-L305).",
-            "A separate check before the one you help: ≤11 gives −1, 12–16 +1, 17+ +2 (L301-L305).",
+            "Отдельная проверка до той, которой помогаете: ≤11 даёт −1, 12–16 +1, 17+ +2 .",
+            "A separate check before the one you help: ≤11 gives −1, 12–16 +1, 17+ +2.",
         ),
         "L299-L309",
         roll="2d10",
@@ -257,9 +254,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Групповая проверка",
         "Group check",
         _t(
-            "Лидер бросает после проверок помощи остальных; его результат — для всех (L331-L333).",
-            "The leader rolls after everyone else's help checks; the result holds for all "
-            "(L331-L333).",
+            "Лидер бросает после проверок помощи остальных; его результат — для всех.",
+            "The leader rolls after everyone else's help checks; the result holds for all .",
         ),
         "L329-L333",
         roll="2d10",
@@ -288,8 +284,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Бросок сопротивления",
         "Resistance roll",
         _t(
-            "Ответ на опасность — взрыв, дурманящую магию, яд; ступени задаёт эффект (L323).",
-            "A response to danger — blast, mind magic, poison; the effect sets the tiers (L323).",
+            "Ответ на опасность — взрыв, дурманящую магию, яд; ступени задаёт эффект.",
+            "A response to danger — blast, mind magic, poison; the effect sets the tiers.",
         ),
         "L321-L327",
         roll="2d10",
@@ -307,9 +303,9 @@ MOVES: tuple[MoveSpec, ...] = (
         "Hide and sneak",
         _t(
             "Спрятаться можно только от того, кто за вами не наблюдает; крадясь быстрее "
-            "половины скорости — с помехой (L337).",
+            "половины скорости — с помехой.",
             "Hide only from one not watching you; sneaking faster than half speed has "
-            "disadvantage (L337).",
+            "disadvantage.",
         ),
         "L335-L337",
         roll="2d10",
@@ -334,8 +330,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Falling",
         _t(
             "1d6 пробивающего урона за каждые 10 футов; реакцией — бросок сопротивления "
-            "2d10 + Ловкость (L616-L622).",
-            "1d6 piercing per 10 ft; as a reaction a 2d10 + Agility resistance roll (L616-L622).",
+            "2d10 + Ловкость.",
+            "1d6 piercing per 10 ft; as a reaction a 2d10 + Agility resistance roll.",
         ),
         "L614-L622",
         roll="2d10",
@@ -359,10 +355,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Удушье",
         "Suffocation",
         _t(
-            "Дыхание задерживают на 3 + Сила раундов; потом 1d6 урона в начале каждого раунда "
-            "(L630).",
-            "Hold breath for 3 + Strength rounds; then 1d6 damage at the start of each round "
-            "(L630).",
+            "Дыхание задерживают на 3 + Сила раундов; потом 1d6 урона в начале каждого раунда .",
+            "Hold breath for 3 + Strength rounds; then 1d6 damage at the start of each round .",
         ),
         "L628-L630",
         params=_params(
@@ -377,8 +371,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Получить урон",
         "Take damage",
         _t(
-            "Урон снимает Защиту доспеха, затем Выносливость, затем даёт раны (L420-L438).",
-            "Damage takes Armour Defence, then Stamina, then gives wounds (L420-L438).",
+            "Урон снимает Защиту доспеха, затем Выносливость, затем даёт раны.",
+            "Damage takes Armour Defence, then Stamina, then gives wounds.",
         ),
         "L418-L438",
         params=_params(
@@ -415,8 +409,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "День без еды",
         "A day without food",
         _t(
-            "За каждый день без пайка — рана от голода (L626).",
-            "Each day without a ration gives a hunger wound (L626).",
+            "За каждый день без пайка — рана от голода.",
+            "Each day without a ration gives a hunger wound.",
         ),
         "L626",
         params=_params(
@@ -428,7 +422,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "eat",
         "Съесть паёк",
         "Eat a ration",
-        _t("Паёк снимает все раны от голода (L626).", "A ration removes all hunger wounds (L626)."),
+        _t("Паёк снимает все раны от голода.", "A ration removes all hunger wounds."),
         "L626",
         params=_params(
             item_id=StrField(ru="Паёк из инвентаря", en="Ration from the inventory", max_length=64)
@@ -449,8 +443,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Переложить рану",
         "Move a wound",
         _t(
-            "Рана занимает слот рюкзака на выбор персонажа (L438).",
-            "A wound sits in a backpack slot of the character's choice (L438).",
+            "Рана занимает слот рюкзака на выбор персонажа.",
+            "A wound sits in a backpack slot of the character's choice.",
         ),
         "L438",
         params=_params(
@@ -475,8 +469,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Получить состояние",
         "Gain a condition",
         _t(
-            "Второй экземпляр состояния получить нельзя (L442).",
-            "A condition cannot be had twice (L442).",
+            "Второй экземпляр состояния получить нельзя.",
+            "A condition cannot be had twice.",
         ),
         "L440-L468",
         params=_params(
@@ -516,8 +510,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Встать",
         "Stand",
         _t(
-            "Манёвр: встать и снять «Сбит с ног», если скорость 1 или выше (L456).",
-            "Maneuver: stand and end Prone if your speed is 1 or more (L456).",
+            "Манёвр: встать и снять «Сбит с ног», если скорость 1 или выше.",
+            "Maneuver: stand and end Prone if your speed is 1 or more.",
         ),
         "L456, L733",
     ),
@@ -526,8 +520,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Лечь",
         "Drop prone",
         _t(
-            "В бою можно лечь в свой ход без действия (L456).",
-            "In combat you may drop prone on your turn for free (L456).",
+            "В бою можно лечь в свой ход без действия.",
+            "In combat you may drop prone on your turn for free.",
         ),
         "L456",
     ),
@@ -536,8 +530,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Проснуться",
         "Wake up",
         _t(
-            "Урон, громкий шум в пределах 10 клеток (L464).",
-            "Damage, or a loud noise within 10 squares (L464).",
+            "Урон, громкий шум в пределах 10 клеток.",
+            "Damage, or a loud noise within 10 squares.",
         ),
         "L464",
         params=_params(
@@ -556,8 +550,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Обнаружен",
         "Revealed",
         _t(
-            "Скрытый, сделав что-то агрессивное, обнаруживает себя (L337).",
-            "A hidden creature doing something aggressive is noticed (L337).",
+            "Скрытый, сделав что-то агрессивное, обнаруживает себя.",
+            "A hidden creature doing something aggressive is noticed.",
         ),
         "L337",
     ),
@@ -567,15 +561,15 @@ MOVES: tuple[MoveSpec, ...] = (
         "Положить предмет",
         "Place an item",
         _t(
-            "Слоты под предмет — одного типа и подряд; стопки одного вида (L356-L360).",
-            "An item's slots are one type and contiguous; stacks are one kind (L356-L360).",
+            "Слоты под предмет — одного типа и подряд; стопки одного вида.",
+            "An item's slots are one type and contiguous; stacks are one kind.",
         ),
         "L354-L360",
         params=_params(
             item=ObjectField(ru="Карточка", en="Card", fields=ITEM.fields),
             target=StrField(
-                ru="Куда (backpack:3, belt, hands)",
-                en="Where (backpack:3, belt, hands)",
+                ru="Куда",
+                en="Where",
                 default="backpack",
                 max_length=60,
             ),
@@ -586,8 +580,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Переложить предмет",
         "Move an item",
         _t(
-            "Вне раундов — свободно; в раундах руки↔пояс — манёвр (L395).",
-            "Free out of rounds; hands↔belt costs a maneuver in rounds (L395).",
+            "Вне раундов — свободно; в раундах руки↔пояс — манёвр.",
+            "Free out of rounds; hands↔belt costs a maneuver in rounds.",
         ),
         "L393-L399",
         params=_params(
@@ -609,8 +603,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Достать из рюкзака",
         "Retrieve from backpack",
         _t(
-            "Манёвр и 1d10: не меньше номера слота рюкзака с предметом (L397).",
-            "A maneuver and 1d10: at least the number of a backpack slot it is in (L397).",
+            "Манёвр и 1d10: не меньше номера слота рюкзака с предметом.",
+            "A maneuver and 1d10: at least the number of a backpack slot it is in.",
         ),
         "L397, L725",
         roll="1d10",
@@ -638,8 +632,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Вытряхнуть рюкзак",
         "Dump backpack",
         _t(
-            "Манёвр: бросить любое число предметов из рюкзака (L399).",
-            "Maneuver: drop any number of backpack items (L399).",
+            "Манёвр: бросить любое число предметов из рюкзака.",
+            "Maneuver: drop any number of backpack items.",
         ),
         "L399, L731",
         params=_params(
@@ -656,8 +650,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Надеть доспех",
         "Wear armour",
         _t(
-            "Один доспех (не щит) в слотах рюкзака; не в боевых раундах (L387).",
-            "One armour (not a shield) in backpack slots; not in round-timed play (L387).",
+            "Один доспех (не щит) в слотах рюкзака; не в боевых раундах.",
+            "One armour (not a shield) in backpack slots; not in round-timed play.",
         ),
         "L385-L387",
         params=_params(
@@ -677,8 +671,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Надеть магический предмет",
         "Wear a magic item",
         _t(
-            "Больше одного предмета в слоте: нельзя отдыхать и 1d6 ран за ход (L375).",
-            "More than one item in a slot: no rest and 1d6 wounds a turn (L375).",
+            "Больше одного предмета в слоте: нельзя отдыхать и 1d6 ран за ход.",
+            "More than one item in a slot: no rest and 1d6 wounds a turn.",
         ),
         "L362-L375",
         params=_params(
@@ -703,7 +697,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "light",
         "Зажечь",
         "Light",
-        _t("Источник света X/Y (L578).", "A light source X/Y (L578)."),
+        _t("Источник света X/Y.", "A light source X/Y."),
         "L578",
         params=_params(item_id=_item_id()),
     ),
@@ -712,8 +706,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Потушить",
         "Put out",
         _t(
-            "Кости износа, которые бросают в конце хода, бросают и при тушении (L608).",
-            "Turn-end wear dice also roll when the light is put out (L608).",
+            "Кости износа, которые бросают в конце хода, бросают и при тушении.",
+            "Turn-end wear dice also roll when the light is put out.",
         ),
         "L606-L608",
         params=_params(item_id=_item_id()),
@@ -723,8 +717,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Использовать предмет",
         "Use an item",
         _t(
-            "«Активация»: кости износа после первичных эффектов (L481).",
-            "Activation: wear dice after the primary effects (L481).",
+            "«Активация»: кости износа после первичных эффектов.",
+            "Activation: wear dice after the primary effects.",
         ),
         "L481",
         params=_params(item_id=_item_id()),
@@ -734,8 +728,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Заправить",
         "Refuel",
         _t(
-            "«Заправка»: максимум костей восстанавливает названный предмет (L479).",
-            "Refuel: the named item restores the maximum (L479).",
+            "«Заправка»: максимум костей восстанавливает названный предмет.",
+            "Refuel: the named item restores the maximum.",
         ),
         "L479",
         params=_params(item_id=_item_id(), fuel_id=_item_id("Топливо", "Fuel")),
@@ -762,8 +756,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Закончить отдых",
         "Finish a rest",
         _t(
-            "6 часов, из них 4 сна, 1 паёк: вся Выносливость, −1 рана, экспертизы (L528).",
-            "6 hours, 4 asleep, 1 ration: all Stamina, −1 wound, expertise uses (L528).",
+            "6 часов, из них 4 сна, 1 паёк: вся Выносливость, −1 рана, экспертизы.",
+            "6 hours, 4 asleep, 1 ration: all Stamina, −1 wound, expertise uses.",
         ),
         "L526-L570",
         params=_params(
@@ -796,8 +790,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Занятие в городе",
         "Town activity",
         _t(
-            "Около 2 часов, до 4 в день без отдыха (L574).",
-            "About 2 hours, up to 4 a day without a rest (L574).",
+            "Около 2 часов, до 4 в день без отдыха.",
+            "About 2 hours, up to 4 a day without a rest.",
         ),
         "L572-L574",
         params=_params(
@@ -818,8 +812,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Обработать раны в городе",
         "Tend wounds in town",
         _t(
-            "Раз в день; помогает после 4 часов сна (L574).",
-            "Once a day; works after 4 hours of sleep (L574).",
+            "Раз в день; помогает после 4 часов сна.",
+            "Once a day; works after 4 hours of sleep.",
         ),
         "L570, L574",
         params=_params(day=IntField(ru="День", en="Day", default=1, min=0, max=100_000)),
@@ -828,7 +822,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "town_sleep",
         "Сон в городе",
         "Sleep in town",
-        _t("После обработки ран — снять 2 раны (L574).", "After tending — remove 2 wounds (L574)."),
+        _t("После обработки ран — снять 2 раны.", "After tending — remove 2 wounds."),
         "L574",
         params=_params(hours=IntField(ru="Часов сна", en="Hours asleep", default=8, min=0, max=24)),
     ),
@@ -837,8 +831,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Разрешить повтор",
         "Allow a retry",
         _t(
-            "Рефери решает, что обстоятельства изменились (L202).",
-            "The Referee rules that circumstances changed (L202).",
+            "Рефери решает, что обстоятельства изменились.",
+            "The Referee rules that circumstances changed.",
         ),
         "L200-L202",
         params=_params(task=StrField(ru="Задача", en="Task", required=True, max_length=200)),
@@ -848,8 +842,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Бросок d100",
         "Roll d100",
         _t(
-            "2d10: десятки и единицы; 10 — это 0, две десятки — 100 (L108).",
-            "2d10 as tens and units; 10 is 0, two tens are 100 (L108).",
+            "2d10: десятки и единицы; 10 — это 0, две десятки — 100.",
+            "2d10 as tens and units; 10 is 0, two tens are 100.",
         ),
         "L108",
         roll="d100",
@@ -859,8 +853,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Промах по цели рядом с союзниками",
         "Ranged miss near allies",
         _t(
-            "Нечётная кость — союзник получает урон 2-й ступени; рок — 3-й (L801-L803).",
-            "An odd die — an ally takes tier-2 damage; a doom — tier 3 (L801-L803).",
+            "Нечётная кость — союзник получает урон 2-й ступени; рок — 3-й.",
+            "An odd die — an ally takes tier-2 damage; a doom — tier 3.",
         ),
         "L801-L803",
         params=_params(
@@ -879,7 +873,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "enter_dungeon",
         "Войти в подземелье",
         "Enter a dungeon",
-        _t("Начинается первый ход подземелья (L488).", "The first dungeon turn starts (L488)."),
+        _t("Начинается первый ход подземелья.", "The first dungeon turn starts."),
         "L488, L498-L504",
         subject="campaign",
         params=_params(
@@ -890,7 +884,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "leave_dungeon",
         "Выйти из подземелья",
         "Leave the dungeon",
-        _t("Вне подземелья 2 часа — за ход (L508).", "Outside, 2 hours count as a turn (L508)."),
+        _t("Вне подземелья 2 часа — за ход.", "Outside, 2 hours count as a turn."),
         "L508",
         subject="campaign",
     ),
@@ -899,10 +893,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Проверка на встречу",
         "Encounter check",
         _t(
-            "1d10 не меньше порога (9/8/7): 10 — сразу, иначе знак и встреча в следующий ход "
-            "(L520-L524).",
-            "1d10 at least the threshold (9/8/7): 10 now, else a sign and the encounter next "
-            "turn (L520-L524).",
+            "1d10 не меньше порога (9/8/7): 10 — сразу, иначе знак и встреча в следующий ход .",
+            "1d10 at least the threshold (9/8/7): 10 now, else a sign and the encounter next turn.",
         ),
         "L518-L524",
         subject="campaign",
@@ -916,8 +908,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Порог встречи",
         "Encounter threshold",
         _t(
-            "Густо населено или много хаоса — 8; и то и другое — 7 (L522).",
-            "Densely populated or lots of chaos — 8; both — 7 (L522).",
+            "Густо населено или много хаоса — 8; и то и другое — 7.",
+            "Densely populated or lots of chaos — 8; both — 7.",
         ),
         "L522",
         subject="campaign",
@@ -941,8 +933,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Найдено сокровище",
         "Treasure found",
         _t(
-            "Первый визит: +30/20/10 % на 1/2/3-м ходу, вниз (L498-L504).",
-            "First visit: +30/20/10 % in turn 1/2/3, rounded down (L498-L504).",
+            "Первый визит: +30/20/10 % на 1/2/3-м ходу, вниз.",
+            "First visit: +30/20/10 % in turn 1/2/3, rounded down.",
         ),
         "L496-L504",
         subject="campaign",
@@ -953,8 +945,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Комната исследована",
         "Room explored",
         _t(
-            "Вариант: ход кончается после 1d6 комнат (L516).",
-            "Variant: the turn ends after 1d6 rooms (L516).",
+            "Вариант: ход кончается после 1d6 комнат.",
+            "Variant: the turn ends after 1d6 rooms.",
         ),
         "L516",
         subject="campaign",
@@ -964,8 +956,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Укрыть лагерь",
         "Hide camp",
         _t(
-            "Порог встречи +1 на этот отдых; один в группе (L566).",
-            "Encounter threshold +1 for this rest; one per group (L566).",
+            "Порог встречи +1 на этот отдых; один в группе.",
+            "Encounter threshold +1 for this rest; one per group.",
         ),
         "L566",
         subject="campaign",
@@ -976,8 +968,8 @@ MOVES: tuple[MoveSpec, ...] = (
         "Проверка на встречу на отдыхе",
         "Rest encounter check",
         _t(
-            "Одна проверка за отдых в подземелье или глуши (L534).",
-            "One check per rest in a dungeon or the wild (L534).",
+            "Одна проверка за отдых в подземелье или глуши.",
+            "One check per rest in a dungeon or the wild.",
         ),
         "L532-L534",
         subject="campaign",

@@ -145,8 +145,8 @@ TARGET_ENTRY = ObjectField(
 
 ATTACK_PARAMS: dict[str, Field] = {
     "weapon_id": StrField(
-        ru="Оружие в руке (пусто — безоружный удар, natural — естественное)",
-        en="Weapon in hand (empty: unarmed strike, natural: natural weapon)",
+        ru="Оружие в руке (пусто — безоружный удар)",
+        en="Weapon in hand (empty: unarmed strike)",
         max_length=64,
     ),
     "attack": ChoiceField(
@@ -249,10 +249,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Атака",
         "Attack",
         _t(
-            "Оружием в руке: проверка и урон по ступеням с его карточки; 1-я ступень — промах "
-            "(L777-L831).",
-            "With a held weapon: check and damage per tier from its card; tier 1 is a miss "
-            "(L777-L831).",
+            "Оружием в руке: проверка и урон по ступеням с его карточки; 1-я ступень — промах .",
+            "With a held weapon: check and damage per tier from its card; tier 1 is a miss .",
         ),
         "L777-L831",
         roll="2d10",
@@ -269,9 +267,9 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Provoked attack",
         _t(
             "Реакция: существо выходит из вашей досягаемости — атакуйте его до того, как оно "
-            "уйдёт; 1-я ступень не открывает контратаку (L835, L847).",
+            "уйдёт; 1-я ступень не открывает контратаку.",
             "Reaction: a creature leaves your reach — attack it before it goes; tier 1 opens no "
-            "counterattack (L835, L847).",
+            "counterattack.",
         ),
         "L835, L847",
         roll="2d10",
@@ -288,9 +286,9 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Counterattack",
         _t(
             "Реакция на 1-ю ступень ближней атаки, Захвата, Отбросить или Вырваться против "
-            "вас: урон 2-й ступени оружия, при роке — 3-й; без броска (L839).",
+            "вас: урон 2-й ступени оружия, при роке — 3-й; без броска.",
             "Reaction to a tier 1 on a melee attack, Grab, Knockback or Escape against you: "
-            "your weapon's tier-2 damage, tier 3 on a doom; no roll (L839).",
+            "your weapon's tier-2 damage, tier 3 on a doom; no roll.",
         ),
         "L835-L843",
         params=_params(COUNTER_PARAMS),
@@ -301,8 +299,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Захват",
         "Grab",
         _t(
-            "Манёвр: существо не больше вас в досягаемости; 2d10 + Сила (L735-L741).",
-            "Maneuver: a creature your size or smaller within reach; 2d10 + Strength (L735-L741).",
+            "Манёвр: существо не больше вас в досягаемости; 2d10 + Сила.",
+            "Maneuver: a creature your size or smaller within reach; 2d10 + Strength.",
         ),
         "L735-L741",
         roll="2d10",
@@ -318,8 +316,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Вырваться",
         "Escape",
         _t(
-            "Манёвр схваченного: 2d10 + Ловкость или Сила (L743-L749).",
-            "Maneuver while grabbed: 2d10 + Agility or Strength (L743-L749).",
+            "Манёвр схваченного: 2d10 + Ловкость или Сила.",
+            "Maneuver while grabbed: 2d10 + Agility or Strength.",
         ),
         "L743-L749",
         roll="2d10",
@@ -341,8 +339,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Отбросить",
         "Knockback",
         _t(
-            "Манёвр: существо не больше вас в досягаемости; 2d10 + Сила (L751-L757).",
-            "Maneuver: a creature your size or smaller within reach; 2d10 + Strength (L751-L757).",
+            "Манёвр: существо не больше вас в досягаемости; 2d10 + Сила.",
+            "Maneuver: a creature your size or smaller within reach; 2d10 + Strength.",
         ),
         "L751-L757",
         roll="2d10",
@@ -359,10 +357,10 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Передвижение",
         "Move",
         _t(
-            "Манёвр: до скорости клеток; труднопроходимая местность, плавание и лазание +1 "
-            "(L719, L851-L867). Шаг — 1 клетка без провокации (L721).",
-            "Maneuver: up to your speed; difficult terrain, swimming and climbing +1 (L719, "
-            "L851-L867). Shift: 1 square, provokes nothing (L721).",
+            "Манёвр: до скорости клеток; труднопроходимая местность, плавание и лазание +1. "
+            "Шаг — 1 клетка без провокации.",
+            "Maneuver: up to your speed; difficult terrain, swimming and climbing +1. "
+            "Shift: 1 square, provokes nothing.",
         ),
         "L719-L721, L851-L867",
         params=_params(
@@ -401,9 +399,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Jump",
         _t(
             "Часть передвижения: 2d10 + Ловкость или Сила, с преимуществом после 2+ клеток "
-            "разбега (L869-L875).",
-            "Part of a move: 2d10 + Agility or Strength, with advantage after a 2+ square "
-            "run-up (L869-L875).",
+            "разбега.",
+            "Part of a move: 2d10 + Agility or Strength, with advantage after a 2+ square run-up.",
         ),
         "L869-L875",
         roll="2d10",
@@ -444,8 +441,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Телепортация",
         "Teleport",
         _t(
-            "Без провокации; линия эффекта; незанятое место; захваты кончаются (L879-L886).",
-            "Provokes nothing; line of effect; an unoccupied space; grabs end (L879-L886).",
+            "Без провокации; линия эффекта; незанятое место; захваты кончаются.",
+            "Provokes nothing; line of effect; an unoccupied space; grabs end.",
         ),
         "L879-L886",
         params=_params(
@@ -469,9 +466,9 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Forced movement",
         _t(
             "Толчок или Смещение на этой цели; в пропасть — падение, если последняя клетка над "
-            "пустотой (L906-L925, L616-L622).",
+            "пустотой.",
             "Push or Slide on this target; over a void it falls only if the last square is "
-            "over it (L906-L925, L616-L622).",
+            "over it.",
         ),
         "L906-L925",
         roll="2d10",
@@ -503,9 +500,9 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Tip an object",
         _t(
             "Меньше вас — манёвр; вашего размера и до +2 — действие и 2d10 + Сила с помехой "
-            "за каждую категорию (L939-L945).",
+            "за каждую категорию.",
             "Smaller than you: a maneuver; your size up to +2: an action and 2d10 + Strength "
-            "with disadvantage per category (L939-L945).",
+            "with disadvantage per category.",
         ),
         "L935-L945",
         roll="2d10",
@@ -530,8 +527,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Упавший предмет",
         "Falling object",
         _t(
-            "Предмет вашего размера или крупнее: 1d10 + 2d10 за категорию (L935).",
-            "An object your size or larger: 1d10 + 2d10 per size category (L935).",
+            "Предмет вашего размера или крупнее: 1d10 + 2d10 за категорию.",
+            "An object your size or larger: 1d10 + 2d10 per size category.",
         ),
         "L935",
         params=_params(
@@ -547,10 +544,9 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Команда",
         "Command",
         _t(
-            "Манёвр: питомец делает манёвр и действие или два манёвра; сложное — 2d10 + Разум "
-            "(L890-L902).",
+            "Манёвр: питомец делает манёвр и действие или два манёвра; сложное — 2d10 + Разум .",
             "Maneuver: the pet takes a maneuver and an action or two maneuvers; something hard "
-            "needs 2d10 + Reason (L890-L902).",
+            "needs 2d10 + Reason.",
         ),
         "L723, L890-L902",
         roll="2d10",
@@ -576,8 +572,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Подобрать предмет",
         "Pick up",
         _t(
-            "Манёвр: бесхозный предмет в досягаемости, если хватает свободных рук (L729).",
-            "Maneuver: an unattended item within reach, with free hand slots (L729).",
+            "Манёвр: бесхозный предмет в досягаемости, если хватает свободных рук.",
+            "Maneuver: an unattended item within reach, with free hand slots.",
         ),
         "L729",
         params=_params(
@@ -589,7 +585,7 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "draw_from_belt",
         "Достать с пояса",
         "Draw from belt",
-        _t("Манёвр: один-два предмета с пояса (L727).", "Maneuver: 1-2 items from the belt."),
+        _t("Манёвр: один-два предмета с пояса.", "Maneuver: 1-2 items from the belt."),
         "L727",
         params=_params(
             item_ids=ListField(
@@ -604,9 +600,9 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Cast",
         _t(
             "Книга в руке: 2d10 + Разум; 1-я ступень — бросок хаоса, рок — отдача; кости износа "
-            "книги — кроме крита (L1285-L1305).",
+            "книги — кроме крита.",
             "Book in hand: 2d10 + Reason; tier 1 makes a chaos roll, a doom backlash; the "
-            "book's wear dice roll unless it is a crit (L1285-L1305).",
+            "book's wear dice roll unless it is a crit.",
         ),
         "L1212-L1365",
         roll="2d10",
@@ -656,8 +652,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Закончить заклинание",
         "End a spell",
         _t(
-            "Заклинатель может закончить заклинание без действия (L1277).",
-            "The caster may end the spell for free (L1277).",
+            "Заклинатель может закончить заклинание без действия.",
+            "The caster may end the spell for free.",
         ),
         "L1277",
         params=_params(effect_id=StrField(ru="Эффект", en="Effect", required=True, max_length=64)),
@@ -667,8 +663,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Отдача магии",
         "Backlash",
         _t(
-            "Рефери бросает d100 + ранг по таблице «Виды отдачи» (L1297-L1365).",
-            "The Referee rolls d100 + rank on the Backlash table (L1297-L1365).",
+            "Рефери бросает d100 + ранг по таблице «Виды отдачи».",
+            "The Referee rolls d100 + rank on the Backlash table.",
         ),
         "L1297-L1365",
         roll="d100",
@@ -686,8 +682,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Бросок против Миазмы",
         "Miasma save",
         _t(
-            "В конце отдыха в Миазме: 2d10 + Разум, −1 за уровень жестокости (L1166-L1174).",
-            "At the end of a rest in the Miasma: 2d10 + Reason, −1 per cruelty (L1166-L1174).",
+            "В конце отдыха в Миазме: 2d10 + Разум, −1 за уровень жестокости.",
+            "At the end of a rest in the Miasma: 2d10 + Reason, −1 per cruelty.",
         ),
         "L1162-L1188",
         roll="2d10",
@@ -697,8 +693,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
                 ru="Путешествие", en="Travel", nullable=True, default=None, fields=TRAVEL.fields
             ),
             defer=BoolField(
-                ru="Отложить последствия до сбора всех бросков (A12)",
-                en="Defer consequences until all saves are in (A12)",
+                ru="Отложить последствия до сбора всех бросков",
+                en="Defer consequences until all saves are in",
             ),
             lifted=BoolField(
                 ru="Другой поднял результат на ступень", en="Another raised the result a tier"
@@ -721,10 +717,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Выйти из Миазмы",
         "Leave the Miasma",
         _t(
-            "В месте, целиком закрытом камнем или металлом, эффекты «пока в Миазме» кончаются "
-            "(L1162, A13).",
-            "In a place fully enclosed by stone or metal, 'until you leave' effects end "
-            "(L1162, A13).",
+            "В месте, целиком закрытом камнем или металлом, эффекты «пока в Миазме» кончаются.",
+            "In a place fully enclosed by stone or metal, 'until you leave' effects end.",
         ),
         "L1162, L1182-L1187",
     ),
@@ -733,8 +727,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Экспертиза от лжи",
         "Lying expertise",
         _t(
-            "«Ложь»: выберите экспертизу, которой у вас нет (L1185; 1 применение, A13).",
-            "Lying: choose an expertise you lack (L1185; 1 use, A13).",
+            "«Ложь»: выберите экспертизу, которой у вас нет (1 применение).",
+            "Lying: choose an expertise you lack (1 use).",
         ),
         "L1185",
         params=_params(
@@ -753,8 +747,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Дорожная роль",
         "Travel role",
         _t(
-            "Проверка задачи роли; темп даёт преимущество или помеху (L993-L1156).",
-            "A role task's check; the pace gives advantage or disadvantage (L993-L1156).",
+            "Проверка задачи роли; темп даёт преимущество или помеху.",
+            "A role task's check; the pace gives advantage or disadvantage.",
         ),
         "L993-L1156",
         roll="2d10",
@@ -780,8 +774,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Начать изготовление",
         "Start a crafting project",
         _t(
-            "Цель изготовления, экспертиза, материалы с карточки (L1375-L1393).",
-            "The crafting goal, expertise and materials from the card (L1375-L1393).",
+            "Цель изготовления, экспертиза, материалы с карточки.",
+            "The crafting goal, expertise and materials from the card.",
         ),
         "L1375-L1393",
         params=_params(project=ObjectField(ru="Проект", en="Project", fields=PROJECT.fields)),
@@ -791,10 +785,9 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Бросок изготовления",
         "Crafting roll",
         _t(
-            "Разум без ступеней: сумма — очки изготовления, минимум 1, рок — 0, крит — ещё "
-            "бросок (L1399-L1411).",
+            "Разум без ступеней: сумма — очки изготовления, минимум 1, рок — 0, крит — ещё бросок.",
             "Reason with no tiers: the total is crafting points, at least 1; doom 0; a crit "
-            "gives another roll (L1399-L1411).",
+            "gives another roll.",
         ),
         "L1397-L1411",
         roll="2d10",
@@ -822,8 +815,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Опознать предмет",
         "Identify an item",
         _t(
-            "Держа магический предмет: 2d10 + Разум (L1419-L1423).",
-            "Holding a magic item: 2d10 + Reason (L1419-L1423).",
+            "Держа магический предмет: 2d10 + Разум.",
+            "Holding a magic item: 2d10 + Reason.",
         ),
         "L1415-L1423",
         roll="2d10",
@@ -844,8 +837,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Разделать труп",
         "Butcher a corpse",
         _t(
-            "Занятие на отдыхе: труп уничтожается; части 1d6/2d6/3d6/4d6 (L546, L1389).",
-            "Rest activity: the corpse is destroyed for 1d6/2d6/3d6/4d6 parts (L546, L1389).",
+            "Занятие на отдыхе: труп уничтожается; части 1d6/2d6/3d6/4d6.",
+            "Rest activity: the corpse is destroyed for 1d6/2d6/3d6/4d6 parts.",
         ),
         "L546, L1389",
         params=_params(
@@ -864,8 +857,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Начать бой",
         "Start combat",
         _t(
-            "Участники и застигнутые врасплох (L703).",
-            "Combatants and who is surprised (L703).",
+            "Участники и застигнутые врасплох.",
+            "Combatants and who is surprised.",
         ),
         "L662-L707",
         params=_params(
@@ -883,8 +876,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Новый раунд",
         "New round",
         _t(
-            "1d10: 6+ сначала ходят персонажи, ≤5 враги; реакции восстанавливаются (L707).",
-            "1d10: 6+ the PCs go first, ≤5 the enemies; reactions return (L707).",
+            "1d10: 6+ сначала ходят персонажи, ≤5 враги; реакции восстанавливаются.",
+            "1d10: 6+ the PCs go first, ≤5 the enemies; reactions return.",
         ),
         "L707, L835",
         roll="1d10",
@@ -894,8 +887,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Начать ход",
         "Start a turn",
         _t(
-            "Манёвр и действие или два манёвра; ход не прерывается (L711).",
-            "A maneuver and an action, or two maneuvers; a turn is not interrupted (L711).",
+            "Манёвр и действие или два манёвра; ход не прерывается.",
+            "A maneuver and an action, or two maneuvers; a turn is not interrupted.",
         ),
         "L711",
         params=_params(
@@ -907,7 +900,7 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "combat_spend",
         "Потратить",
         "Spend",
-        _t("Манёвр, действие или реакция (L711, L835).", "A maneuver, action or reaction."),
+        _t("Манёвр, действие или реакция.", "A maneuver, action or reaction."),
         "L711, L719, L835",
         params=_params(
             combatant=StrField(ru="Кто", en="Who", required=True, max_length=64),
@@ -930,8 +923,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Насмешка",
         "Taunt",
         _t(
-            "Действие: существо в 10 клетках получает помеху на атаки не по вам (L761).",
-            "Action: a creature within 10 squares has disadvantage on attacks not at you (L761).",
+            "Действие: существо в 10 клетках получает помеху на атаки не по вам.",
+            "Action: a creature within 10 squares has disadvantage on attacks not at you.",
         ),
         "L761",
         params=_params(
@@ -945,7 +938,7 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Подготовить действие",
         "Ready an action",
         _t(
-            "Действие сейчас, реакцией по триггеру; пропадает к вашему ходу (L765).",
+            "Действие сейчас, реакцией по триггеру; пропадает к вашему ходу.",
             "Spend the action now, use it as a reaction on the trigger; lapses at your turn.",
         ),
         "L765",
@@ -968,7 +961,7 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "combat_trigger",
         "Сработал триггер",
         "Trigger fired",
-        _t("Подготовленное — реакцией (L765).", "The readied action, as a reaction (L765)."),
+        _t("Подготовленное — реакцией.", "The readied action, as a reaction."),
         "L765",
         params=_params(combatant=StrField(ru="Кто", en="Who", required=True, max_length=64)),
     ),
@@ -977,8 +970,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Дополнительное действие",
         "Extra action",
         _t(
-            "Крит на атаке: в свой ход — в любой момент хода, иначе немедленно (L815).",
-            "A crit on an attack: any time on your own turn, otherwise at once (L815).",
+            "Крит на атаке: в свой ход — в любой момент хода, иначе немедленно.",
+            "A crit on an attack: any time on your own turn, otherwise at once.",
         ),
         "L815",
         params=_params(
@@ -990,7 +983,7 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "combat_grabbing",
         "Держит в захвате",
         "Grabbing",
-        _t("Только один захват за раз (L735).", "Only one grab at a time (L735)."),
+        _t("Только один захват за раз.", "Only one grab at a time."),
         "L735",
         params=_params(
             combatant=StrField(ru="Кто", en="Who", required=True, max_length=64),
@@ -1015,13 +1008,13 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "travel_begin",
         "Отправиться в путь",
         "Set out",
-        _t("Гекс, цель и местность (L953).", "Hex, goal and terrain (L953)."),
+        _t("Гекс, цель и местность.", "Hex, goal and terrain."),
         "L953-L965",
         params=_params(
-            q=IntField(ru="q", en="q", default=0),
-            r=IntField(ru="r", en="r", default=0),
-            goal_q=IntField(ru="Цель q", en="Goal q", nullable=True, default=None),
-            goal_r=IntField(ru="Цель r", en="Goal r", nullable=True, default=None),
+            q=IntField(ru="Гекс: столбец", en="Hex: column", default=0),
+            r=IntField(ru="Гекс: ряд", en="Hex: row", default=0),
+            goal_q=IntField(ru="Цель: столбец", en="Goal: column", nullable=True, default=None),
+            goal_r=IntField(ru="Цель: ряд", en="Goal: row", nullable=True, default=None),
             terrain=StrField(ru="Местность", en="Terrain", max_length=60),
         ),
     ),
@@ -1030,10 +1023,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Начать день пути",
         "Start a travel day",
         _t(
-            "Темп: 1/2/3 гекса, порог 8/7/6, преимущество/—/помеха; скорость, дорога, река "
-            "(L971-L989).",
-            "Pace: 1/2/3 hexes, threshold 8/7/6, advantage/—/disadvantage; speed, road, river "
-            "(L971-L989).",
+            "Темп: 1/2/3 гекса, порог 8/7/6, преимущество/—/помеха; скорость, дорога, река .",
+            "Pace: 1/2/3 hexes, threshold 8/7/6, advantage/—/disadvantage; speed, road, river .",
         ),
         "L957-L989",
         params=_params(
@@ -1056,8 +1047,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Дорожные роли",
         "Travel roles",
         _t(
-            "Проводник — один; в остальных ролях до трёх; остальные помогают (L993-L1006).",
-            "One guide; up to three in each other role; the rest may help (L993-L1006).",
+            "Проводник — один; в остальных ролях до трёх; остальные помогают.",
+            "One guide; up to three in each other role; the rest may help.",
         ),
         "L993-L1006",
         params=_params(
@@ -1086,10 +1077,9 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Проверка дорожной встречи",
         "Travel encounter check",
         _t(
-            "После проверок ролей: 1d10 не меньше порога — встреча; видит только Рефери "
-            "(L1196-L1200).",
+            "После проверок ролей: 1d10 не меньше порога — встреча; видит только Рефери .",
             "After the role checks: 1d10 at least the threshold is an encounter; only the "
-            "Referee sees it (L1196-L1200).",
+            "Referee sees it.",
         ),
         "L1194-L1200",
         roll="1d10",
@@ -1110,8 +1100,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Переход",
         "Move on",
         _t(
-            "Гексы сегодняшнего темпа; заблудившись — тайный 1d6 за каждый гекс (L1146).",
-            "Today's hexes; while lost a hidden 1d6 for each hex left (L1146).",
+            "Гексы сегодняшнего темпа; заблудившись — тайный 1d6 за каждый гекс.",
+            "Today's hexes; while lost a hidden 1d6 for each hex left.",
         ),
         "L1144-L1146",
         params=_params(
@@ -1135,8 +1125,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Нашли дорогу",
         "Found the way",
         _t(
-            "Карта, знакомое место или указания персонажа (L1158).",
-            "A map, a known landmark or an NPC's directions (L1158).",
+            "Карта, знакомое место или указания персонажа.",
+            "A map, a known landmark or an NPC's directions.",
         ),
         "L1158",
     ),
@@ -1145,8 +1135,8 @@ MOVES_B: tuple[MoveSpec, ...] = (
         "Прибыли",
         "Arrive",
         _t(
-            "Подземелье или точка интереса: ходы подземелья с сегодняшним порогом (L1204).",
-            "A dungeon or point of interest: dungeon turns with today's threshold (L1204).",
+            "Подземелье или точка интереса: ходы подземелья с сегодняшним порогом.",
+            "A dungeon or point of interest: dungeon turns with today's threshold.",
         ),
         "L963, L1202-L1208",
         params=_params(place=StrField(ru="Куда", en="Where", required=True, max_length=100)),

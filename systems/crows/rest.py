@@ -107,36 +107,36 @@ def requirement_failures(
     if plan.hours < REST_HOURS:
         out.append(
             {
-                "ru": "Отдых — не меньше 6 часов подряд на одном месте (L528).",
-                "en": "A rest is at least 6 consecutive hours in one place (L528).",
+                "ru": "Отдых — не меньше 6 часов подряд на одном месте.",
+                "en": "A rest is at least 6 consecutive hours in one place.",
             }
         )
     if plan.slept < SLEEP_HOURS:
         out.append(
             {
-                "ru": "Из них нужно проспать не меньше 4 часов (L528).",
-                "en": "At least 4 of them asleep (L528).",
+                "ru": "Из них нужно проспать не меньше 4 часов.",
+                "en": "At least 4 of them asleep.",
             }
         )
     if plan.rations < RATIONS:
         out.append(
             {
-                "ru": "За отдых нужно съесть не меньше 1 пайка (L528).",
-                "en": "At least 1 ration must be eaten (L528).",
+                "ru": "За отдых нужно съесть не меньше 1 пайка.",
+                "en": "At least 1 ration must be eaten.",
             }
         )
     elif plan.rations < miasma_rules.rest_rations_needed(state, miasma):
         out.append(
             {
-                "ru": "Прожорливость: в Миазме нужно съесть не меньше 2 пайков (L1183).",
-                "en": "Gluttony: at least 2 rations in the Miasma (L1183).",
+                "ru": "Прожорливость: в Миазме нужно съесть не меньше 2 пайков.",
+                "en": "Gluttony: at least 2 rations in the Miasma.",
             }
         )
     if overloaded_slots(state["inventory"]):
         out.append(
             {
-                "ru": "В одном магическом слоте больше одного предмета: отдыхать нельзя (L375).",
-                "en": "A magic slot holds more than one item: no rest is possible (L375).",
+                "ru": "В одном магическом слоте больше одного предмета: отдыхать нельзя.",
+                "en": "A magic slot holds more than one item: no rest is possible.",
             }
         )
     if state["dead"]:
@@ -220,8 +220,8 @@ def _activity(
         if found is None or not found[2]["magic"]:
             raise fail(
                 "item_id",
-                "Опознать можно свой магический предмет (L550).",
-                "Identify one of your own magic items (L550).",
+                "Опознать можно свой магический предмет.",
+                "Identify one of your own magic items.",
             )
         card = copy.deepcopy(found[2])
         card["identified"] = True
@@ -232,8 +232,8 @@ def _activity(
         if not task:
             raise fail(
                 "task",
-                "Назовите конкретную задачу в конкретном месте (L554).",
-                "Name a specific task at a specific place (L554).",
+                "Назовите конкретную задачу в конкретном месте.",
+                "Name a specific task at a specific place.",
             )
         st["prepared"].append({"task": task, "bonus": 2})
         return st, [{"type": "task_prepared", "task": task, "bonus": 2, "seed": seed}]
@@ -242,8 +242,8 @@ def _activity(
         if found is None or found[2]["armour"] is None:
             raise fail(
                 "item_id",
-                "Починить можно свой доспех или щит (L562).",
-                "Repair your own armour or shield (L562).",
+                "Починить можно свой доспех или щит.",
+                "Repair your own armour or shield.",
             )
         card = copy.deepcopy(found[2])
         card["armour"]["defence"] = card["armour"]["max"]
@@ -274,8 +274,8 @@ def _butcher(
         if not item["corpse"]["monster"]:
             raise fail(
                 "item_id",
-                "Части добывают из трупа монстра (L546).",
-                "Parts come from a monster's corpse (L546).",
+                "Части добывают из трупа монстра.",
+                "Parts come from a monster's corpse.",
             )
         size = item["corpse"]["size"]
         st["inventory"], _ = remove(st["inventory"], item["id"])
@@ -343,8 +343,8 @@ def hide_camp(campaign: dict[str, Any], by: str) -> tuple[dict[str, Any], dict[s
     if rest["hide_camp_by"] and rest["hide_camp_by"] != by:
         raise fail(
             "activity",
-            f"Лагерь уже укрывает {rest['hide_camp_by']}: только один в группе (L566).",
-            f"{rest['hide_camp_by']} already hides the camp: one per group (L566).",
+            f"Лагерь уже укрывает {rest['hide_camp_by']}: только один в группе.",
+            f"{rest['hide_camp_by']} already hides the camp: one per group.",
         )
     rest["hide_camp_by"] = by
     rest["threshold"] = encounter_threshold(camp, hide_camp=True)
@@ -375,14 +375,14 @@ def rest_encounter_check(
     if rest["place"] == "town":
         raise fail(
             "campaign.rest",
-            "В городе шанса на встречу нет (L574).",
-            "In town there is no chance of an encounter (L574).",
+            "В городе шанса на встречу нет.",
+            "In town there is no chance of an encounter.",
         )
     if rest["encounter_checked"]:
         raise fail(
             "campaign.rest",
-            "За отдых делают одну проверку на встречу (L534).",
-            "A rest gets one encounter check (L534).",
+            "За отдых делают одну проверку на встречу.",
+            "A rest gets one encounter check.",
         )
     limit = rest["threshold"]
     if threshold is not None:  # road rules; a hidden camp still adds 1 (L566), cap 10 (L1198)
@@ -503,29 +503,27 @@ def _check_activities(chars: list[dict[str, Any]], plans: list[RestPlan]) -> Non
         if t is None or not 0 <= t < len(chars):
             raise fail("target", "Чьи раны обработать?", "Whose wounds are tended?")
         if t == i:
-            raise fail("target", "Себя выбрать нельзя (L570).", "Not yourself (L570).")
+            raise fail("target", "Себя выбрать нельзя.", "Not yourself.")
         if not plans[t].resting:
-            raise fail(
-                "target", "Цель должна отдыхать с вами (L570).", "The target must rest with you."
-            )
+            raise fail("target", "Цель должна отдыхать с вами.", "The target must rest with you.")
         if len(wound_slots(chars[t]["inventory"])) < TEND_MIN_WOUNDS:
             raise fail(
                 "target",
-                "У цели должно быть не меньше 2 ран (L570).",
-                "The target needs at least 2 wounds (L570).",
+                "У цели должно быть не меньше 2 ран.",
+                "The target needs at least 2 wounds.",
             )
         if t in tended:
             raise fail(
                 "target",
-                "Одно существо получает это только раз за отдых (L570).",
-                "A creature receives this once per rest (L570).",
+                "Одно существо получает это только раз за отдых.",
+                "A creature receives this once per rest.",
             )
         tended.add(t)
     if hiders > 1:
         raise fail(
             "activity",
-            "Укрыть лагерь за отдых может только один в группе (L566).",
-            "Only one per group may hide the camp in a rest (L566).",
+            "Укрыть лагерь за отдых может только один в группе.",
+            "Only one per group may hide the camp in a rest.",
         )
 
 
@@ -567,8 +565,8 @@ def town_activity(
     if plan.activity == "hide_camp":
         raise fail(
             "activity",
-            "В городе нет шанса на встречу: укрывать лагерь незачем (L574).",
-            "In town there is no encounter chance: no camp to hide (L574).",
+            "В городе нет шанса на встречу: укрывать лагерь незачем.",
+            "In town there is no encounter chance: no camp to hide.",
         )
     if plan.activity == "tend_wounds":
         raise fail(
@@ -581,7 +579,7 @@ def town_activity(
         # In town the +2 lasts until the end of the next rest as usual (L558).
         task = plan.task.strip()
         if not task:
-            raise fail("task", "Назовите задачу (L554).", "Name the task (L554).")
+            raise fail("task", "Назовите задачу.", "Name the task.")
         st["prepared"].append({"task": task, "bonus": 2})
         return st, [{"type": "task_prepared", "task": task, "bonus": 2, "town": True}]
     st, events = _activity(st, plan, dice)
@@ -595,8 +593,8 @@ def _next_town_activity(st: dict[str, Any], day: int) -> None:
     if town["activities"] >= TOWN_ACTIVITIES_PER_DAY:
         raise fail(
             "activity",
-            "В городе — не больше 4 занятий в день (L574).",
-            "At most 4 activities a day in town (L574).",
+            "В городе — не больше 4 занятий в день.",
+            "At most 4 activities a day in town.",
         )
     town["activities"] += 1
 
@@ -608,14 +606,14 @@ def town_tend(state: dict[str, Any], *, day: int) -> tuple[dict[str, Any], dict[
     if st["town"]["tended_day"] == day:
         raise fail(
             "target",
-            "Раны этому существу сегодня уже обрабатывали (L574).",
-            "This creature's wounds were already tended today (L574).",
+            "Раны этому существу сегодня уже обрабатывали.",
+            "This creature's wounds were already tended today.",
         )
     if len(wound_slots(st["inventory"])) < TEND_MIN_WOUNDS:
         raise fail(
             "target",
-            "У цели должно быть не меньше 2 ран (L570).",
-            "The target needs at least 2 wounds (L570).",
+            "У цели должно быть не меньше 2 ран.",
+            "The target needs at least 2 wounds.",
         )
     st["town"]["tended_day"] = day
     st["town"]["tend_pending"] = True

@@ -256,6 +256,13 @@ def _text(base: Text, *extra: Text) -> Text:
     )
 
 
+def _item_text(card: dict[str, Any], ru: str, en: str) -> Text:
+    """The log line of an inventory action names the item (the move's name alone said
+    «Положить предмет» twice and nothing about what)."""
+    name = str(card.get("name") or card.get("id") or "?")
+    return Text(ru.format(name), en.format(name))
+
+
 class Crows(CrowsB, MoveDispatch):
     """Crows: checks, damage, conditions, wear dice, light, rest, slots, dungeon turns (part A);
     combat, movement, travel, the Miasma, spells, crafting and identification (part B)."""
@@ -617,9 +624,8 @@ class Crows(CrowsB, MoveDispatch):
         if task and not p.get("circumstances_changed") and task.casefold() in locked:
             raise _err(
                 "task",
-                "Эту проверку нельзя повторить, пока обстоятельства существенно не "
-                "изменятся (L202).",
-                "This check cannot be retried until circumstances change materially (L202).",
+                "Эту проверку нельзя повторить, пока обстоятельства существенно не изменятся.",
+                "This check cannot be retried until circumstances change materially.",
             )
         setup = self._setup(call)
         if setup.auto_doom:
@@ -658,8 +664,8 @@ class Crows(CrowsB, MoveDispatch):
             out.text = _text(
                 out.text,
                 Text(
-                    "Можно применить одну экспертизу: +1 ступень (L234).",
-                    "You may apply one expertise: +1 tier (L234).",
+                    "Можно применить одну экспертизу: +1 ступень.",
+                    "You may apply one expertise: +1 tier.",
                 ),
             )
             out.details["pending"] = {
@@ -688,15 +694,15 @@ class Crows(CrowsB, MoveDispatch):
         if result.automatic == "doom":
             notes.append(
                 Text(
-                    "Без сознания: автоматический рок на Ловкость и Силу (L464).",
-                    "Unconscious: automatic doom on Agility and Strength (L464).",
+                    "Без сознания: автоматический рок на Ловкость и Силу.",
+                    "Unconscious: automatic doom on Agility and Strength.",
                 )
             )
         if result.automatic == "tier3":
             notes.append(
                 Text(
-                    "Цель без сознания: атака всегда даёт 3-ю ступень (L464).",
-                    "The target is unconscious: the attack is always tier 3 (L464).",
+                    "Цель без сознания: атака всегда даёт 3-ю ступень.",
+                    "The target is unconscious: the attack is always tier 3.",
                 )
             )
         return Outcome(
@@ -777,8 +783,8 @@ class Crows(CrowsB, MoveDispatch):
         if call.params["observed"]:
             raise _err(
                 "observed",
-                "Спрятаться можно только от того, кто за вами не наблюдает (L337).",
-                "You can hide only from a creature that is not watching you (L337).",
+                "Спрятаться можно только от того, кто за вами не наблюдает.",
+                "You can hide only from a creature that is not watching you.",
             )
         return self._roll_check(call)
 
@@ -1054,7 +1060,8 @@ class Crows(CrowsB, MoveDispatch):
         """Slots of one type, contiguous; stacks of one kind; hands never stack (L356-L360)."""
         p = call.params
         st = self._set_inv(call, inv_rules.place(self._inv(call), p["item"], p["target"]))
-        return self._outcome(call, state=st, details={"speed": speed(st)})
+        text = _item_text(p["item"], "Предмет «{}» уложен", "Item “{}” placed")
+        return self._outcome(call, state=st, text=text, details={"speed": speed(st)})
 
     def _do_move_item(self, call: _Call) -> Outcome:
         """Free out of rounds; hands↔belt a maneuver in rounds; out of the backpack in rounds
@@ -1068,15 +1075,21 @@ class Crows(CrowsB, MoveDispatch):
         if cost == "retrieve":
             raise _err(
                 "target",
-                "В раундах предмет из рюкзака достают манёвром с броском 1d10 (L397).",
-                "In rounds, take an item out of the backpack with the d10 maneuver (L397).",
+                "В раундах предмет из рюкзака достают манёвром с броском 1d10.",
+                "In rounds, take an item out of the backpack with the d10 maneuver.",
             )
         st = self._set_inv(call, inv_rules.move(self._inv(call), p["item_id"], p["target"]))
-        return self._outcome(call, state=st, details={"cost": cost})
+        text = _item_text(found[2], "Предмет «{}» перемещён", "Item “{}” moved")
+        return self._outcome(call, state=st, text=text, details={"cost": cost})
 
     def _do_drop_item(self, call: _Call) -> Outcome:
         inventory, card = inv_rules.remove(self._inv(call), call.params["item_id"])
-        return self._outcome(call, state=self._set_inv(call, inventory), details={"dropped": card})
+        return self._outcome(
+            call,
+            state=self._set_inv(call, inventory),
+            text=_item_text(card, "Предмет «{}» выброшен", "Item “{}” dropped"),
+            details={"dropped": card},
+        )
 
     def _do_retrieve(self, call: _Call) -> Outcome:
         """Достать из рюкзака (L397): 1d10 ≥ the number of a slot the item occupies."""
@@ -1134,9 +1147,9 @@ class Crows(CrowsB, MoveDispatch):
         if overloaded:
             text = Text(
                 "Больше одного предмета в слоте: отдыхать нельзя, 1d6 ран в конце каждого хода "
-                "подземелья (L375).",
+                "подземелья.",
                 "More than one item in a slot: no rest, 1d6 wounds at the end of every dungeon "
-                "turn (L375).",
+                "turn.",
             )
         st = self._set_inv(call, inventory)
         return self._outcome(call, state=st, text=text, flags={"overloaded": overloaded})

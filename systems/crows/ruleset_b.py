@@ -236,8 +236,8 @@ class CrowsB:
         if len(names) != len(set(names)):
             raise fail(
                 "targets",
-                "Одно существо нельзя выбрать целью одной атаки дважды (L819).",
-                "The same creature cannot be targeted twice by one attack (L819).",
+                "Одно существо нельзя выбрать целью одной атаки дважды.",
+                "The same creature cannot be targeted twice by one attack.",
             )
         return entries
 
@@ -249,8 +249,8 @@ class CrowsB:
             if card is None:
                 raise fail(
                     "weapon_like",
-                    "Импровизированное оружие нужно держать в руке (L811).",
-                    "Hold the improvised weapon in hand (L811).",
+                    "Импровизированное оружие нужно держать в руке.",
+                    "Hold the improvised weapon in hand.",
                 )
             # L811: that weapon's damage without its special properties, at disadvantage
             profile = {**cb.UNARMED, **copy.deepcopy(p["weapon_like"]), "expertise": ""}
@@ -260,8 +260,8 @@ class CrowsB:
         if kind == "thrown" and not attack:
             raise fail(
                 "attack",
-                "Метательное оружие: выберите ближнюю или дальнюю атаку до броска (L783).",
-                "Thrown weapon: choose melee or ranged before rolling (L783).",
+                "Метательное оружие: выберите ближнюю или дальнюю атаку до броска.",
+                "Thrown weapon: choose melee or ranged before rolling.",
             )
         if not attack:
             attack = "ranged" if kind == "ranged" else "melee"
@@ -270,8 +270,8 @@ class CrowsB:
         if call.spec.key == "provoked_attack" and attack != "melee":
             raise fail(
                 "attack",
-                "Провоцированная атака — только ближняя (A5).",
-                "A provoked attack is a melee attack only (A5).",
+                "Провоцированная атака — только ближняя.",
+                "A provoked attack is a melee attack only.",
             )
         characteristic = cb.attack_characteristic(profile, attack, p.get("characteristic"))
         targets = self._attack_targets(call)
@@ -300,8 +300,8 @@ class CrowsB:
         if cover == "full":
             raise fail(
                 "cover",
-                f"До цели «{t['name']}» нет линии эффекта (L636).",
-                f"No line of effect to {t['name']!r} (L636).",
+                f"До цели «{t['name']}» нет линии эффекта.",
+                f"No line of effect to {t['name']!r}.",
             )
         if cover == "half":
             sources.append("cover")  # L644
@@ -326,8 +326,8 @@ class CrowsB:
             if distance > limit:
                 raise fail(
                     "distance",
-                    f"Цель «{t['name']}» вне досягаемости ({limit}) (L787).",
-                    f"{t['name']!r} is out of reach ({limit}) (L787).",
+                    f"Цель «{t['name']}» вне досягаемости ({limit}).",
+                    f"{t['name']!r} is out of reach ({limit}).",
                 )
         if attack == "ranged" and distance:
             penalty = attacks.range_penalty(int(profile.get("range", 0)), distance)
@@ -362,8 +362,8 @@ class CrowsB:
         if has_effect(st, NO_HANDS) and call.params["weapon_id"] not in ("", "natural"):
             raise fail(
                 "weapon_id",
-                "Руки стали ногами: держать предметы нельзя (L1341).",
-                "Your hands are feet: you cannot hold items (L1341).",
+                "Руки стали ногами: держать предметы нельзя.",
+                "Your hands are feet: you cannot hold items.",
             )
         ctx = self._attack_ctx(call)
         for t in ctx["targets"]:
@@ -372,8 +372,8 @@ class CrowsB:
         if ctx["attack"] == "ranged" and ammo and self._ammo_id(st, ammo) is None:
             raise fail(
                 "ammo",
-                f"Нет боеприпасов: {ammo} (L807).",
-                f"No ammunition: {ammo} (L807).",
+                f"Нет боеприпасов: {ammo}.",
+                f"No ammunition: {ammo}.",
             )
         return self._roll_check(call)
 
@@ -580,8 +580,8 @@ class CrowsB:
         out.text = _join(
             out.text,
             _text(
-                f"{opening['by']} может контратаковать (L839).",
-                f"{opening['by']} may counterattack (L839).",
+                f"{opening['by']} может контратаковать.",
+                f"{opening['by']} may counterattack.",
             ),
         )
         return out
@@ -637,8 +637,8 @@ class CrowsB:
         if profile is None:
             raise fail(
                 "weapon",
-                "Для контратаки нужно держать оружие ближнего боя (L839).",
-                "A counterattack needs a held melee weapon (L839).",
+                "Для контратаки нужно держать оружие ближнего боя.",
+                "A counterattack needs a held melee weapon.",
             )
         tier = 3 if doom else 2
         values = _values(counter)
@@ -681,19 +681,19 @@ class CrowsB:
         if p["provoked"]:
             raise fail(
                 "provoked",
-                "Провалившего провоцированную атаку контратаковать нельзя (L835).",
-                "A creature that fails a provoked attack cannot be counterattacked (L835).",
+                "Провалившего провоцированную атаку контратаковать нельзя.",
+                "A creature that fails a provoked attack cannot be counterattacked.",
             )
         if p["reaction_used"]:
-            raise fail("reaction", "Реакция уже потрачена (L835).", "The reaction is spent.")
+            raise fail("reaction", "Реакция уже потрачена.", "The reaction is spent.")
         if has_condition(st, "unconscious"):
-            raise fail("reaction", "Без сознания реакций нет (L464).", "No reactions (L464).")
+            raise fail("reaction", "Без сознания реакций нет.", "No reactions.")
         profile, _item = cb.counter_profile(st, unarmed_allowed=call.settings["counter_unarmed"])
         if profile is None:
             raise fail(
                 "weapon",
-                "Для контратаки нужно держать оружие ближнего боя (L839).",
-                "A counterattack needs a held melee weapon (L839).",
+                "Для контратаки нужно держать оружие ближнего боя.",
+                "A counterattack needs a held melee weapon.",
             )
         if p["distance"] is not None and p["distance"] > cb.counter_reach(st, profile):
             raise fail("distance", "Цель вне досягаемости оружия.", "Out of the weapon's reach.")
@@ -738,14 +738,14 @@ class CrowsB:
         if cb.size_steps(size, st["size"]) > 0:
             raise fail(
                 "target",
-                "Цель должна быть вашего размера или меньше (L735, L751).",
-                "The target must be your size or smaller (L735, L751).",
+                "Цель должна быть вашего размера или меньше.",
+                "The target must be your size or smaller.",
             )
         if p["distance"] > cb.reach(st["size"]):
             raise fail(
                 "distance",
-                "Цель вне досягаемости (L686).",
-                "The target is out of reach (L686).",
+                "Цель вне досягаемости.",
+                "The target is out of reach.",
             )
 
     def _setup_grab(self, call: Call) -> Setup:
@@ -767,8 +767,8 @@ class CrowsB:
         if grabbing and grabbing != name:
             raise fail(
                 "grabbing",
-                "В захвате можно держать только одно существо (L735).",
-                "You can hold only one creature at a time (L735).",
+                "В захвате можно держать только одно существо.",
+                "You can hold only one creature at a time.",
             )
         self._check_reachable(call)
         return self._roll_check(call)
@@ -883,8 +883,8 @@ class CrowsB:
             if why:
                 raise fail(
                     "path",
-                    "Шаг — 1 клетка, не в труднопроходимую местность и не по ней (L721, L855).",
-                    "A Shift is 1 square, never into or within difficult terrain (L721, L855).",
+                    "Шаг — 1 клетка, не в труднопроходимую местность и не по ней.",
+                    "A Shift is 1 square, never into or within difficult terrain.",
                 )
         budget = speed(st)
         if p["squeezing"]:
@@ -898,8 +898,8 @@ class CrowsB:
         elif cost > limit:
             raise fail(
                 "path",
-                f"Путь стоит {cost} клеток, а доступно {limit} (L851).",
-                f"The path costs {cost} squares; {limit} are available (L851).",
+                f"Путь стоит {cost} клеток, а доступно {limit}.",
+                f"The path costs {cost} squares; {limit} are available.",
             )
         provokes = mv.provoked_by(steps, mode=p["mode"])
         hazards = [s["hazard"] for s in steps if s["hazard"]]
@@ -933,8 +933,8 @@ class CrowsB:
         if call.params["from_difficult"]:
             raise fail(
                 "from_difficult",
-                "Из труднопроходимой местности выпрыгнуть нельзя (L855).",
-                "You cannot jump out of difficult terrain (L855).",
+                "Из труднопроходимой местности выпрыгнуть нельзя.",
+                "You cannot jump out of difficult terrain.",
             )
         return self._roll_check(call)
 
@@ -968,8 +968,8 @@ class CrowsB:
         if problems:
             raise fail(
                 "teleport",
-                "Телепортация невозможна: " + ", ".join(problems) + " (L881-L884).",
-                "Cannot teleport: " + ", ".join(problems) + " (L881-L884).",
+                "Телепортация невозможна: " + ", ".join(problems) + ".",
+                "Cannot teleport: " + ", ".join(problems) + ".",
             )
         st, was_grabbed = remove_condition(st, "grabbed")
         return self._outcome(
@@ -1003,8 +1003,8 @@ class CrowsB:
         if problems:
             raise fail(
                 "forced",
-                "Принудительное перемещение невозможно: " + ", ".join(problems) + " (L910-L921).",
-                "Illegal forced movement: " + ", ".join(problems) + " (L910-L921).",
+                "Принудительное перемещение невозможно: " + ", ".join(problems) + ".",
+                "Illegal forced movement: " + ", ".join(problems) + ".",
             )
         end = mv.forced_end(p["path"], squares, flier=flier)
         if end["fall_feet"] < 10:
@@ -1043,8 +1043,8 @@ class CrowsB:
         if info["cost"] is None:
             raise fail(
                 "object_size",
-                "Предмет больше чем на две категории крупнее не опрокинуть силой (L939).",
-                "An object more than two sizes larger cannot be tipped by force (L939).",
+                "Предмет больше чем на две категории крупнее не опрокинуть силой.",
+                "An object more than two sizes larger cannot be tipped by force.",
             )
         if not info["check"]:
             out = self._outcome(call, state=st, flags={"tipped": True})
@@ -1094,8 +1094,8 @@ class CrowsB:
         if count == 0:
             raise fail(
                 "object_size",
-                "Урон наносит предмет размера существа или крупнее (L935).",
-                "Only an object the creature's size or larger deals this damage (L935).",
+                "Урон наносит предмет размера существа или крупнее.",
+                "Only an object the creature's size or larger deals this damage.",
             )
         dice = self._need_dice(call)
         faces = [dice.roll(10) for _ in range(count)]
@@ -1155,7 +1155,7 @@ class CrowsB:
         """Подобрать предмет (L729): within reach, into free hand slots."""
         st, p = call.state, call.params
         if p["distance"] > cb.reach(st["size"]):
-            raise fail("distance", "Предмет вне досягаемости (L729).", "Out of reach (L729).")
+            raise fail("distance", "Предмет вне досягаемости.", "Out of reach.")
         st["inventory"] = place(st["inventory"], p["card"], HANDS)
         return self._cost(self._outcome(call, state=st), "maneuver")
 
@@ -1222,8 +1222,8 @@ class CrowsB:
         if has_effect(st, NO_HANDS):
             raise fail(
                 "item_id",
-                "Руки стали ногами: книгу не удержать (L1341).",
-                "Your hands are feet: you cannot hold the book (L1341).",
+                "Руки стали ногами: книгу не удержать.",
+                "Your hands are feet: you cannot hold the book.",
             )
         ctx = self._cast_ctx(call)
         has_target = bool(p["targets"]) or p["target"] is not None or p["target_name"]
@@ -1380,16 +1380,16 @@ class CrowsB:
         if not miasma_rules.is_person(st):
             raise fail(
                 "kind",
-                "Бросок делают люди — персонажи и наёмники (A12).",
-                "Persons make this save: PCs and hirelings (A12).",
+                "Бросок делают люди — персонажи и наёмники.",
+                "Persons make this save: PCs and hirelings.",
             )
         if st["miasma_lost"]:
             return self._outcome(
                 call,
                 state=st,
                 text=_text(
-                    "Потерян для Миазмы: новых эффектов не бывает (L1188).",
-                    "Lost to the Miasma: no new effects (L1188).",
+                    "Потерян для Миазмы: новых эффектов не бывает.",
+                    "Lost to the Miasma: no new effects.",
                 ),
                 flags={"skipped": True},
             )
@@ -1537,14 +1537,14 @@ class CrowsB:
         if has_effect(st, SLOTH):
             raise fail(
                 "travel_task",
-                "Под «Ленью» вы отказываетесь от дорожных ролей (L1186).",
-                "Under Sloth you refuse travel roles (L1186).",
+                "Под «Ленью» вы отказываетесь от дорожных ролей.",
+                "Under Sloth you refuse travel roles.",
             )
         if p["travel_task"] == "track_creature" and not p["quarry"].strip():
             raise fail(
                 "quarry",
-                "Назовите, кого выслеживаете; Рефери должен согласиться (L1134).",
-                "Name the quarry; the Referee must agree (L1134).",
+                "Назовите, кого выслеживаете; Рефери должен согласиться.",
+                "Name the quarry; the Referee must agree.",
             )
         ctx = self._travel_ctx(call)
         travel_rules.check_order(ctx["travel"], st["name"], ctx["task"])
@@ -1742,8 +1742,8 @@ class CrowsB:
         if found is None or found[0] != HANDS:
             raise fail(
                 "item_id",
-                "Проверкой опознают предмет, который держат (L1419).",
-                "The check identifies an item you hold (L1419).",
+                "Проверкой опознают предмет, который держат.",
+                "The check identifies an item you hold.",
             )
         card = found[2]
         if not card["magic"]:

@@ -74,8 +74,8 @@ EFFECT = ObjectField(
         "source": StrField(ru="Источник", en="Source", max_length=100),
         "note": StrField(ru="Заметка", en="Note", max_length=500),
         "key": StrField(
-            ru="Ключ правила (backlash:47-48, miasma:gloom, spell)",
-            en="Rule key (backlash:47-48, miasma:gloom, spell)",
+            ru="Ключ правила",
+            en="Rule key",
             max_length=64,
         ),
         "stacks": IntField(ru="Сколько раз наложен", en="Stacks", default=1, min=1, max=20),
@@ -159,7 +159,7 @@ SHEET = ObjectField(
             min=0,
             max=99,
             help_ru="Числа нет в правилах: это данные персонажа.",
-            help_en="Not in the seed: character data.",
+            help_en="The rules give no number: this is character data.",
         ),
         "armour_defence": ObjectField(
             ru="Собственная Защита доспеха (существа Рефери)",
@@ -444,14 +444,14 @@ def clean_character(
     if len(conditions) != len(set(conditions)):
         raise fail(
             f"{prefix}conditions",
-            "Второй экземпляр состояния получить нельзя (L442).",
-            "A condition cannot be had twice (L442).",
+            "Второй экземпляр состояния получить нельзя.",
+            "A condition cannot be had twice.",
         )
     if clean["kind"] == "object" and clean["conditions"]:
         raise fail(
             f"{prefix}conditions",
-            "Предметы не получают состояний (L434).",
-            "Objects take no conditions (L434).",
+            "Предметы не получают состояний.",
+            "Objects take no conditions.",
         )
     effects = [e["id"] for e in clean["effects"]]
     if len(effects) != len(set(effects)):

@@ -48,16 +48,16 @@ def held_spellbook(state: dict[str, Any], item_id: str) -> dict[str, Any]:
     if card is None:
         raise fail(
             "item_id",
-            "Книгу заклинаний нужно держать в руке (L391).",
-            "The spellbook must be held in a hand (L391).",
+            "Книгу заклинаний нужно держать в руке.",
+            "The spellbook must be held in a hand.",
         )
     if card["spell"] is None:
         raise fail("item_id", "В этой книге нет заклинания.", "This book holds no spell.")
     if card["useless"] or (card["wear"] is not None and card["wear"]["dice"] == 0):
         raise fail(
             "item_id",
-            "Костей износа книги не осталось: магии в ней нет до конца отдыха (L1285).",
-            "The book has no wear dice left: no magic until a rest ends (L1285).",
+            "Костей износа книги не осталось: магии в ней нет до конца отдыха.",
+            "The book has no wear dice left: no magic until a rest ends.",
         )
     return card
 
@@ -81,33 +81,33 @@ def target_problems(
 
     if in_combat and spell["casting_time"] == "out_of_combat":
         bad(
-            "Это заклинание нельзя творить в боевых раундах (L1242).",
-            "This spell cannot be cast in round-timed play (L1242).",
+            "Это заклинание нельзя творить в боевых раундах.",
+            "This spell cannot be cast in round-timed play.",
         )
     names = [t.get("name", "") for t in targets if t.get("name")]
     if len(names) != len(set(names)):
-        bad("Одну цель нельзя выбрать дважды (L1248).", "No target may be chosen twice (L1248).")
+        bad("Одну цель нельзя выбрать дважды.", "No target may be chosen twice.")
     kind = spell["target"]
     if kind not in ("all", "none", "summoned") and len(targets) > max(1, spell["count"]):
         bad(
-            f"Целей не больше {spell['count']} (L1248).",
-            f"At most {spell['count']} targets (L1248).",
+            f"Целей не больше {spell['count']}.",
+            f"At most {spell['count']} targets.",
         )
     if kind in ("creature", "targets") and caster and caster in names:
-        bad("Себя целью выбрать нельзя (L1252).", "You cannot target yourself (L1252).")
+        bad("Себя целью выбрать нельзя.", "You cannot target yourself.")
     if not line_of_effect:
-        bad("Нужна линия эффекта (L1259).", "Line of effect is needed (L1259).")
+        bad("Нужна линия эффекта.", "Line of effect is needed.")
     for t in targets:
         d = t.get("distance")
         if d is not None and spell["area"] in ("none", "aura") and d > spell["range"]:
             bad(
-                f"Цель «{t.get('name') or '?'}» дальше {spell['range']} клеток (L1259).",
-                f"Target {t.get('name') or '?'!r} is beyond {spell['range']} squares (L1259).",
+                f"Цель «{t.get('name') or '?'}» дальше {spell['range']} клеток.",
+                f"Target {t.get('name') or '?'!r} is beyond {spell['range']} squares.",
             )
     if origin_distance is not None and origin_distance > spell["range"]:
         bad(
-            "Клетка-исток области дальше дальности (L1265).",
-            "The area's origin square is beyond range (L1265).",
+            "Клетка-исток области дальше дальности.",
+            "The area's origin square is beyond range.",
         )
     return out
 

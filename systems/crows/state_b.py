@@ -134,7 +134,10 @@ HEX = ObjectField(
     en="Hex",
     nullable=True,
     default=None,
-    fields={"q": IntField(ru="q", en="q", default=0), "r": IntField(ru="r", en="r", default=0)},
+    fields={
+        "q": IntField(ru="Столбец", en="Column", default=0),
+        "r": IntField(ru="Ряд", en="Row", default=0),
+    },
 )
 
 ROLE_ENTRY = ObjectField(

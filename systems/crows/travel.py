@@ -87,7 +87,7 @@ def start_day(
     day +1 hex and −1 to both thresholds; crossing water without a boat or going upstream −1
     hex, downstream +1. Yesterday's role results are gone; lost stays lost (L1150)."""
     if pace not in PACES_BY_KEY:
-        raise fail("pace", "Выберите темп (L971).", "Choose a pace (L971).")
+        raise fail("pace", "Выберите темп.", "Choose a pace.")
     t = clean_travel(travel)
     p = PACES_BY_KEY[pace]
     t.update(
@@ -147,7 +147,7 @@ def assign_roles(
     entries = [validate(TRAVEL.fields["roles"].item, r, path="roles") for r in roles]
     names = [r["name"] for r in entries]
     if len(names) != len(set(names)):
-        raise fail("roles", "Одна роль и одна задача на существо (L1002).", "One task each.")
+        raise fail("roles", "Одна роль и одна задача на существо.", "One task each.")
     for r in entries:
         task = TASKS_BY_KEY[r["task"]]
         if task.role != r["role"]:
@@ -159,14 +159,14 @@ def assign_roles(
         if r["name"] in (refusing or []):
             raise fail(
                 "roles",
-                f"{r['name']} под «Ленью» отказывается от дорожных ролей (L1186).",
-                f"{r['name']} is under Sloth and refuses travel roles (L1186).",
+                f"{r['name']} под «Ленью» отказывается от дорожных ролей.",
+                f"{r['name']} is under Sloth and refuses travel roles.",
             )
         if t["lost"] and r["role"] == "guide" and r["task"] != "back_on_track":
             raise fail(
                 "roles",
-                "Заблудившись, проводник делает проверку «Снова на пути» (L1150).",
-                "While lost, the guide checks Back on track (L1150).",
+                "Заблудившись, проводник делает проверку «Снова на пути».",
+                "While lost, the guide checks Back on track.",
             )
         if r["task"] == "back_on_track" and not t["lost"]:
             raise fail("roles", "Группа не заблудилась.", "The party is not lost.")
@@ -175,17 +175,15 @@ def assign_roles(
         if sum(1 for r in entries if r["role"] == role) > limit:
             raise fail(
                 "roles",
-                f"В роли не больше {limit} (L1000).",
-                f"At most {limit} in that role (L1000).",
+                f"В роли не больше {limit}.",
+                f"At most {limit} in that role.",
             )
     helpers = [validate(TRAVEL.fields["helping"].item, h, path="helping") for h in helping or []]
     for h in helpers:
         if h["name"] in names:
-            raise fail(
-                "helping", "Помогает тот, кто не взял роль (L1002).", "Helpers hold no role."
-            )
+            raise fail("helping", "Помогает тот, кто не взял роль.", "Helpers hold no role.")
         if h["helps"] not in names:
-            raise fail("helping", "Помогают тому, кто взял роль (L1002).", "Help a role-holder.")
+            raise fail("helping", "Помогают тому, кто взял роль.", "Help a role-holder.")
     t["roles"], t["helping"] = entries, helpers
     return t, {"type": "travel_roles", "roles": copy.deepcopy(entries), "helping": helpers}
 
@@ -240,15 +238,15 @@ def check_order(travel: dict[str, Any], name: str, task: str) -> None:
     if me["done"]:
         raise fail(
             "travel_task",
-            "Эту проверку роли сегодня уже делали (L202).",
-            "This role check was made today (L202).",
+            "Эту проверку роли сегодня уже делали.",
+            "This role check was made today.",
         )
     for other in travel["roles"]:
         if not other["done"] and _order_key(other) < _order_key(me):
             raise fail(
                 "travel_task",
-                f"Сначала проверка: {other['name']} ({TASKS_BY_KEY[other['task']].ru}) (L960).",
-                f"First {other['name']}'s check ({TASKS_BY_KEY[other['task']].en}) (L960).",
+                f"Сначала проверка: {other['name']} ({TASKS_BY_KEY[other['task']].ru}).",
+                f"First {other['name']}'s check ({TASKS_BY_KEY[other['task']].en}).",
             )
 
 

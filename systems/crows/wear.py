@@ -92,8 +92,8 @@ def check_usable(card: dict[str, Any]) -> None:
     if card["useless"]:
         raise fail(
             "item",
-            f"«{card['name']}» навсегда бесполезен (L478).",
-            f"{card['name']!r} is useless for good (L478).",
+            f"«{card['name']}» навсегда бесполезен.",
+            f"{card['name']!r} is useless for good.",
         )
     if card["wear"] is not None and card["wear"]["dice"] == 0:
         raise fail(

@@ -176,8 +176,8 @@ class DungeonWorld(MoveDispatch):
             **common_params(
                 "Сразу ответить на выбор, который предложит ход",
                 "Answer the move's pending choice at once",
-                settings_ru="Настройки кампании (см. settings)",
-                settings_en="Campaign settings (see settings)",
+                settings_ru="Настройки кампании",
+                settings_en="Campaign settings",
             ),
         }
 
@@ -304,8 +304,8 @@ class DungeonWorld(MoveDispatch):
         if p["preparation"] > 1:
             raise _err(
                 "preparation",
-                "Нельзя потратить больше одного очка подготовки на один бросок (L264).",
-                "At most one preparation point per roll (L264).",
+                "Нельзя потратить больше одного очка подготовки на один бросок.",
+                "At most one preparation point per roll.",
             )
         if p["preparation"] > st["preparation"]:
             raise _err("preparation", "Не хватает очков подготовки.", "Not enough preparation.")
@@ -1139,8 +1139,8 @@ class DungeonWorld(MoveDispatch):
         if option is None:
             raise _err(
                 "option",
-                f"Запас хода «{spec.ru}» тратится только на его варианты (L48).",
-                f"{spec.en} hold is spent only on its own options (L48).",
+                f"Запас хода «{spec.ru}» тратится только на его варианты.",
+                f"{spec.en} hold is spent only on its own options.",
             )
         entry["amount"] -= 1
         st["hold"] = [h for h in st["hold"] if h["amount"] > 0]

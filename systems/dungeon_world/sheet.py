@@ -362,7 +362,7 @@ SETTINGS = settings_spec(
             ru="Модификаторы характеристик для значений 1–18",
             en="Stat modifiers for scores 1-18",
             help_ru="Таблицы нет в тексте правил; по умолчанию опубликованная.",
-            help_en="Not in the seed; defaults to the published table.",
+            help_en="The rules text has no table; the published one is the default.",
             item=IntField(min=-5, max=5),
             min_items=18,
             max_items=18,
@@ -404,8 +404,8 @@ SETTINGS = settings_spec(
             default=True,
         ),
         "multiclass_strictly_lower": BoolField(
-            ru="Мультикласс: уровень хода строго ниже уровня героя (пример L399)",
-            en="Multiclass: move level strictly below the character level (L399)",
+            ru="Мультикласс: уровень хода строго ниже уровня героя",
+            en="Multiclass: move level strictly below the character level",
             default=True,
         ),
     }

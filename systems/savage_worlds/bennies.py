@@ -69,11 +69,11 @@ def end_session(
 
 # What a benny may be spent on (L81-L89) and which of these the rules refuse.
 PURPOSES: tuple[tuple[str, str, str], ...] = (
-    ("trait_reroll", "Переброс проверки параметра (L81)", "Re-roll a trait check (L81)"),
-    ("damage_reroll", "Переброс проверки урона (L87)", "Re-roll a damage roll (L87)"),
-    ("table_result", "Изменить результат по таблице (L87)", "Change a table result (L87)"),
-    ("soak", "Проверка на прочность (L89)", "Soak roll (L89)"),
-    ("unshake", "Выйти из шока [изд.]", "Remove Shaken [published]"),
+    ("trait_reroll", "Переброс проверки параметра", "Re-roll a trait check"),
+    ("damage_reroll", "Переброс проверки урона", "Re-roll a damage roll"),
+    ("table_result", "Изменить результат по таблице", "Change a table result"),
+    ("soak", "Проверка на прочность", "Soak roll"),
+    ("unshake", "Выйти из шока", "Remove Shaken"),
     ("other", "Что-то другое", "Something else"),
 )
 
@@ -84,19 +84,19 @@ def refusal(
     """Why a benny cannot go to ``purpose`` (ru, en), or ``None`` when it can (L87-L89)."""
     if purpose == "table_result":
         return (
-            "Фишки не влияют на эффекты из таблиц (L87).",
-            "Bennies do not change table results (L87).",
+            "Фишки не влияют на эффекты из таблиц.",
+            "Bennies do not change table results.",
         )
     if purpose == "damage_reroll":
         if damage_bennies == "anyone" or has_rule(state, "no_mercy"):
             return None
         return (
-            "Фишки нельзя тратить на проверки урона без черты Беспощадный (L87).",
-            "Bennies cannot re-roll damage without the No Mercy edge (L87).",
+            "Фишки нельзя тратить на проверки урона без черты Беспощадный.",
+            "Bennies cannot re-roll damage without the No Mercy edge.",
         )
     if purpose == "other":
         return (
-            "Фишки можно использовать только при проверках параметров (L87).",
-            "Bennies are only for trait checks (L87).",
+            "Фишки можно использовать только при проверках параметров.",
+            "Bennies are only for trait checks.",
         )
     return None

@@ -61,23 +61,23 @@ class Hindrance:
     charisma: int = 0
 
 
-ONE_ARM = Hindrance("Однорукий", "One Arm", True, "−4 к действиям, требующим двух рук [изд.]")
-LAME = Hindrance("Хромой", "Lame", True, "Шаг −2, кубик бега d4 [изд.]", pace=-2)
+ONE_ARM = Hindrance("Однорукий", "One Arm", True, "−4 к действиям, требующим двух рук")
+LAME = Hindrance("Хромой", "Lame", True, "Шаг −2, кубик бега d4", pace=-2)
 ONE_LEG = Hindrance(
     "Одноногий",
     "One Leg",
     True,
-    "Без протеза Шаг 2 и бегать нельзя; −2 к навыкам, требующим подвижности [изд.]",
+    "Без протеза Шаг 2 и бегать нельзя; −2 к навыкам, требующим подвижности",
     pace=-2,  # on top of Lame's −2: Pace 6 − 4 = 2
 )
-UGLY = Hindrance("Уродливый", "Ugly", False, "Харизма −2 [изд.]", charisma=-2)
+UGLY = Hindrance("Уродливый", "Ugly", False, "Харизма −2", charisma=-2)
 ONE_EYE = Hindrance(
     "Одноглазый",
     "One Eye",
     True,
-    "−2 к проверкам, где важна оценка расстояния: стрельба, метание, прыжки [изд.]",
+    "−2 к проверкам, где важна оценка расстояния: стрельба, метание, прыжки",
 )
-BLIND = Hindrance("Слепой", "Blind", True, "−6 ко всем действиям, требующим зрения [изд.]")
+BLIND = Hindrance("Слепой", "Blind", True, "−6 ко всем действиям, требующим зрения")
 
 
 @dataclass(frozen=True)

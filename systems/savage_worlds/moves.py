@@ -35,8 +35,8 @@ def _t(ru: str, en: str) -> Text:
 
 
 DIFFICULTY = ChoiceField(
-    ru="Трудность (L27-L29)",
-    en="Difficulty (L27-L29)",
+    ru="Трудность",
+    en="Difficulty",
     default="normal",
     choices=(
         Choice("normal", "Обычная", "Normal"),
@@ -70,7 +70,7 @@ def _roll_params(prefix: str = "", *, trait_default: str = "") -> dict[str, Fiel
             ru="Модификатор ведущего", en="GM's modifier", default=0, min=-20, max=20
         ),
         f"{prefix}joker": BoolField(
-            ru="Джокер в этом раунде (+2) [изд.]", en="Holds a joker this round (+2) [published]"
+            ru="Джокер в этом раунде (+2)", en="Holds a joker this round (+2)"
         ),
     }
 
@@ -102,8 +102,8 @@ def _params(*groups: dict[str, Field], **fields: Field) -> ObjectField:
 
 TRAIT_RESULTS = {
     CRITICAL_FAILURE: _t(
-        "Критический провал: ведущий придумывает крупную неприятность (L67).",
-        "Critical failure: the GM invents a major complication (L67).",
+        "Критический провал: ведущий придумывает крупную неприятность.",
+        "Critical failure: the GM invents a major complication.",
     ),
     FAILURE: _t("Провал.", "Failure."),
     SUCCESS: _t("Успех.", "Success."),
@@ -128,7 +128,7 @@ SOAK = OptionSet(
     chooser=PLAYER,
     options=(
         Option("accept", "Принять урон", "Take the damage"),
-        Option("soak", "Проверка на прочность за фишку (L89)", "Soak roll for a benny (L89)"),
+        Option("soak", "Проверка на прочность за фишку", "Soak roll for a benny"),
         Option(
             "soak_pool",
             "Проверка на прочность за фишку из пула ведущего",
@@ -153,8 +153,8 @@ MOVES: tuple[MoveSpec, ...] = (
             tn=TN_PARAM,
             pool=POOL_PARAM,
             no_chance=BoolField(
-                ru="Без обучения шансов нет (L41)",
-                en="No chance without training (L41)",
+                ru="Без обучения шансов нет",
+                en="No chance without training",
             ),
         ),
         results=TRAIT_RESULTS,
@@ -165,8 +165,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Встречная проверка",
         en="Opposed check",
         trigger=_t(
-            "Сложность зависит от противодействия оппонента (L45).",
-            "The difficulty is an opponent's resistance (L45).",
+            "Сложность зависит от противодействия оппонента.",
+            "The difficulty is an opponent's resistance.",
         ),
         seed="L43-L49",
         roll="trait",
@@ -188,8 +188,8 @@ MOVES: tuple[MoveSpec, ...] = (
             "attacker": _t("Побеждает нападающий.", "The attacker wins."),
             "defender": _t("Побеждает защищающийся.", "The defender wins."),
             "stalemate": _t(
-                "Ничья: оппоненты продолжают бороться на равных (L47).",
-                "A tie: the struggle goes on (L47).",
+                "Ничья: оппоненты продолжают бороться на равных.",
+                "A tie: the struggle goes on.",
             ),
         },
         options={"reroll": REROLL},
@@ -199,8 +199,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Совместная проверка",
         en="Cooperative check",
         trigger=_t(
-            "Несколько персонажей работают вместе, и ведущий это допускает (L53).",
-            "Several characters work together and the GM allows it (L53).",
+            "Несколько персонажей работают вместе, и ведущий это допускает.",
+            "Several characters work together and the GM allows it.",
         ),
         seed="L51-L55",
         roll="trait",
@@ -235,8 +235,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Групповая проверка",
         en="Group check",
         trigger=_t(
-            "Проверка параметра для группы статистов вне боя (L59).",
-            "A trait check for a group of extras outside combat (L59).",
+            "Проверка параметра для группы статистов вне боя.",
+            "A trait check for a group of extras outside combat.",
         ),
         seed="L57-L59",
         roll="trait",
@@ -257,8 +257,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Атака",
         en="Attack",
         trigger=_t(
-            "Драка против Защиты цели, стрельба и метание против 4 [изд.].",
-            "Fighting against the target's Parry, Shooting/Throwing against 4 [published].",
+            "Драка против Защиты цели, стрельба и метание против 4.",
+            "Fighting against the target's Parry, Shooting/Throwing against 4.",
         ),
         seed=PUBLISHED + "; aces on damage L33; bennies on damage L87",
         roll="trait",
@@ -307,9 +307,7 @@ MOVES: tuple[MoveSpec, ...] = (
         key="damage_roll",
         ru="Проверка урона",
         en="Damage roll",
-        trigger=_t(
-            "Бросок урона: все кубики взрываются (L33).", "Roll damage: every die aces (L33)."
-        ),
+        trigger=_t("Бросок урона: все кубики взрываются.", "Roll damage: every die aces."),
         seed="L33, L87; " + PUBLISHED,
         roll="damage",
         params=_params(
@@ -327,8 +325,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Получить урон",
         en="Take damage",
         trigger=_t(
-            "Урон против Стойкости: шок и ранения; можно сделать проверку на прочность (L89).",
-            "Damage against Toughness: Shaken and wounds; a soak roll may follow (L89).",
+            "Урон против Стойкости: шок и ранения; можно сделать проверку на прочность.",
+            "Damage against Toughness: Shaken and wounds; a soak roll may follow.",
         ),
         seed="L19, L89; " + PUBLISHED,
         params=_params(
@@ -349,8 +347,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Выйти из шока",
         en="Recover from Shaken",
         trigger=_t(
-            "В начале своего действия персонаж в шоке проверяет Характер [изд.].",
-            "A Shaken character rolls Spirit at the start of its action [published].",
+            "В начале своего действия персонаж в шоке проверяет Характер.",
+            "A Shaken character rolls Spirit at the start of its action.",
         ),
         seed=PUBLISHED,
         roll="spirit",
@@ -367,8 +365,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Проверка выведения из строя",
         en="Incapacitation roll",
         trigger=_t(
-            "Дикая карта выведена из строя: немедленная проверка Выносливости [изд.].",
-            "A wild card is incapacitated: an immediate Vigor roll [published].",
+            "Дикая карта выведена из строя: немедленная проверка Выносливости.",
+            "A wild card is incapacitated: an immediate Vigor roll.",
         ),
         seed=PUBLISHED + "; Injury Table: Savage Worlds Deluxe p. 78",
         roll="vigor",
@@ -385,12 +383,12 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Таблица травм",
         en="Injury Table",
         trigger=_t(
-            "Дикая карта получает травму: 2d6 по таблице, для корпуса и головы ещё к6 [изд.]. "
+            "Дикая карта получает травму: 2d6 по таблице, для корпуса и головы ещё к6. "
             "После проверки выведения из строя бросается сама.",
-            "A wild card is injured: 2d6 on the table, and a d6 for the guts and the head "
-            "[published]. The incapacitation roll rolls it by itself.",
+            "A wild card is injured: 2d6 on the table, and a d6 for the guts and the head. "
+            "The incapacitation roll rolls it by itself.",
         ),
-        seed=PUBLISHED + "; Savage Worlds Deluxe p. 78; no bennies on table results (L87)",
+        seed=PUBLISHED + "; Savage Worlds Deluxe p. 78; no bennies on table results",
         roll="injury",
         params=_params(
             location=LOCATION_PARAM,
@@ -405,9 +403,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Травма прошла",
         en="An injury heals",
         trigger=_t(
-            "Раны зажили, прошли сутки или кончился бой: временная травма проходит [изд.].",
-            "The wounds healed, a day passed or the fight ended: a temporary injury goes away "
-            "[published].",
+            "Раны зажили, прошли сутки или кончился бой: временная травма проходит.",
+            "The wounds healed, a day passed or the fight ended: a temporary injury goes away.",
         ),
         seed=PUBLISHED,
         kind="action",
@@ -431,8 +428,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Истекает кровью",
         en="Bleeding out",
         trigger=_t(
-            "В начале каждого раунда — проверка Выносливости [изд.].",
-            "A Vigor roll at the start of each round [published].",
+            "В начале каждого раунда — проверка Выносливости.",
+            "A Vigor roll at the start of each round.",
         ),
         seed=PUBLISHED,
         roll="vigor",
@@ -448,8 +445,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Потратить фишку",
         en="Spend a benny",
         trigger=_t(
-            "Фишка на переброс проверки параметра, прочность или выход из шока (L81-L89).",
-            "A benny to re-roll a trait check, soak, or shake off Shaken (L81-L89).",
+            "Фишка на переброс проверки параметра, прочность или выход из шока.",
+            "A benny to re-roll a trait check, soak, or shake off Shaken.",
         ),
         seed="L81-L89, L93-L95",
         kind="action",
@@ -466,7 +463,7 @@ MOVES: tuple[MoveSpec, ...] = (
                 default="own",
                 choices=(
                     Choice("own", "Своя", "Own"),
-                    Choice("pool", "Из пула ведущего (L93)", "From the GM's pool (L93)"),
+                    Choice("pool", "Из пула ведущего", "From the GM's pool"),
                 ),
             ),
             pool=POOL_PARAM,
@@ -477,8 +474,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Наградить фишкой",
         en="Award a benny",
         trigger=_t(
-            "Ведущий награждает за стиль, находчивость, остроумие (L79).",
-            "The GM rewards style, ingenuity, wit (L79).",
+            "Ведущий награждает за стиль, находчивость, остроумие.",
+            "The GM rewards style, ingenuity, wit.",
         ),
         seed="L79",
         kind="action",
@@ -520,7 +517,7 @@ MOVES: tuple[MoveSpec, ...] = (
         key="end_session",
         ru="Конец сессии",
         en="End of session",
-        trigger=_t("Неиспользованные фишки сгорают (L95).", "Unused bennies are lost (L95)."),
+        trigger=_t("Неиспользованные фишки сгорают.", "Unused bennies are lost."),
         seed="L95",
         kind="action",
         subject="table",
@@ -537,7 +534,7 @@ MOVES: tuple[MoveSpec, ...] = (
         key="start_combat",
         ru="Начало боя",
         en="Start of combat",
-        trigger=_t("Тасуем колоду действий [изд.].", "Shuffle the action deck [published]."),
+        trigger=_t("Тасуем колоду действий.", "Shuffle the action deck."),
         seed=PUBLISHED,
         kind="action",
         subject="table",
@@ -547,8 +544,8 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Раздать карты",
         en="Deal the round",
         trigger=_t(
-            "Каждой дикой карте и каждой группе статистов по карте [изд.].",
-            "A card to each wild card and each group of extras [published].",
+            "Каждой дикой карте и каждой группе статистов по карте.",
+            "A card to each wild card and each group of extras.",
         ),
         seed=PUBLISHED,
         kind="action",
@@ -567,7 +564,7 @@ MOVES: tuple[MoveSpec, ...] = (
         key="end_combat",
         ru="Конец боя",
         en="End of combat",
-        trigger=_t("Карты в сброс [изд.].", "Cards to the discards [published]."),
+        trigger=_t("Карты в сброс.", "Cards to the discards."),
         seed=PUBLISHED,
         kind="action",
         subject="table",

@@ -258,8 +258,8 @@ class SavageWorlds(Ruleset):
         if clean["role"] == "pc" and not clean["wild_card"]:
             raise _err(
                 "wild_card",
-                "Персонаж игрока всегда дикая карта (L7).",
-                "A player character is always a wild card (L7).",
+                "Персонаж игрока всегда дикая карта.",
+                "A player character is always a wild card.",
             )
         if not clean["wild_card"]:
             # An extra keeps no bennies (L93: the GM's pool pays for it); a wild card demoted
@@ -654,12 +654,12 @@ class SavageWorlds(Ruleset):
         text = _text(
             f"{label}: {best['total']} — {ru}"
             + (f", подъёмов: {raises}" if raises else "")
-            + (". Неумелая попытка (L41)" if flow["roll"]["trait"]["unskilled"] else "")
+            + (". Неумелая попытка" if flow["roll"]["trait"]["unskilled"] else "")
             + "."
             + extra_text[0],
             f"{label_en}: {best['total']} — {en}"
             + (f", raises: {raises}" if raises else "")
-            + (". Unskilled (L41)" if flow["roll"]["trait"]["unskilled"] else "")
+            + (". Unskilled" if flow["roll"]["trait"]["unskilled"] else "")
             + "."
             + extra_text[1],
         )
@@ -707,8 +707,8 @@ class SavageWorlds(Ruleset):
                 band="failure",
                 state=call.state,
                 text=_text(
-                    "Без обучения шансов нет: провал без броска (L41).",
-                    "No chance without training: failure, no roll (L41).",
+                    "Без обучения шансов нет: провал без броска.",
+                    "No chance without training: failure, no roll.",
                 ),
                 flags={"success": False, "no_chance": True, "raises": 0},
             )
@@ -725,14 +725,14 @@ class SavageWorlds(Ruleset):
         if call.params["in_combat"]:
             raise _err(
                 "in_combat",
-                "Групповая проверка — только вне боя (L59).",
-                "Group checks are for outside combat only (L59).",
+                "Групповая проверка — только вне боя.",
+                "Group checks are for outside combat only.",
             )
         if call.state["wild_card"]:
             raise _err(
                 "wild_card",
-                "Групповая проверка — для статистов (L59).",
-                "Group checks are for extras (L59).",
+                "Групповая проверка — для статистов.",
+                "Group checks are for extras.",
             )
         flow = self._flow(call, self._single_spec(call), then="group")
         flow["log"]["count"] = call.params["count"]
@@ -805,8 +805,8 @@ class SavageWorlds(Ruleset):
             if spec["trait"]["unskilled"] and not leader_trait["attribute"]:
                 raise _err(
                     f"helpers.{i}",
-                    f"{sheet['name'] or 'Помощник'} без навыка не может помогать (L55).",
-                    f"{sheet['name'] or 'A helper'} lacks the skill and cannot help (L55).",
+                    f"{sheet['name'] or 'Помощник'} без навыка не может помогать.",
+                    f"{sheet['name'] or 'A helper'} lacks the skill and cannot help.",
                 )
             attempt = self._roll(dice, spec)
             helpers.append((attempt["success"], attempt["raises"]))
@@ -1012,8 +1012,8 @@ class SavageWorlds(Ruleset):
         if st["shaken"]:
             raise _err(
                 "shaken",
-                "В шоке доступны только свободные действия [изд.].",
-                "A Shaken character takes free actions only [published].",
+                "В шоке доступны только свободные действия.",
+                "A Shaken character takes free actions only.",
             )
         spec, context = self._attack_setup(call)
         flow = self._flow(call, spec, then="attack", context=context)
@@ -1285,8 +1285,8 @@ class SavageWorlds(Ruleset):
         if not st["wild_card"]:
             raise _err(
                 "wild_card",
-                "По таблице травм бросают только дикие карты [изд.].",
-                "Only wild cards roll on the Injury Table [published].",
+                "По таблице травм бросают только дикие карты.",
+                "Only wild cards roll on the Injury Table.",
             )
         state, injury = self._injure(st, self._need_dice(call.dice), p["location"], p["duration"])
         faces = list(injury["faces"]) + ([injury["sub_face"]] if injury["sub_face"] else [])
@@ -1377,8 +1377,8 @@ class SavageWorlds(Ruleset):
             if st["role"] != "npc":
                 raise _err(
                     "source",
-                    "Пул ведущего — для его персонажей (L93).",
-                    "The GM's pool is for GM characters (L93).",
+                    "Пул ведущего — для его персонажей.",
+                    "The GM's pool is for GM characters.",
                 )
             if pool <= 0:
                 raise _err("pool", "В пуле ведущего нет фишек.", "The GM's pool is empty.")
@@ -1405,8 +1405,8 @@ class SavageWorlds(Ruleset):
         if not st["wild_card"]:
             raise _err(
                 "wild_card",
-                "У статистов нет своих фишек: за них платят из пула ведущего (L93).",
-                "Extras hold no bennies: the GM's pool pays for them (L93).",
+                "У статистов нет своих фишек: за них платят из пула ведущего.",
+                "Extras hold no bennies: the GM's pool pays for them.",
             )
         st["bennies"] = min(99, st["bennies"] + call.params["amount"])
         return Outcome(
@@ -1423,14 +1423,14 @@ class SavageWorlds(Ruleset):
         if st["role"] == "npc":
             raise _err(
                 "role",
-                "Персонажи ведущего не могут делиться своими фишками (L95).",
-                "GM characters cannot share their own bennies (L95).",
+                "Персонажи ведущего не могут делиться своими фишками.",
+                "GM characters cannot share their own bennies.",
             )
         if not bn.has_rule(st, "common_bond"):
             raise _err(
                 "edges",
-                "Отдавать фишки можно только с чертой Общее дело [изд.].",
-                "Giving bennies needs the Common Bond edge [published].",
+                "Отдавать фишки можно только с чертой Общее дело.",
+                "Giving bennies needs the Common Bond edge.",
             )
         if st["bennies"] <= 0:
             raise _err("bennies", "Фишек не осталось.", "No bennies left.")

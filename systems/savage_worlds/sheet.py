@@ -211,7 +211,7 @@ SKILL = ObjectField(
     ru="Навык",
     en="Skill",
     fields={
-        "key": StrField(ru="Ключ (например, fighting)", en="Key (e.g. fighting)", max_length=40),
+        "key": StrField(ru="Обозначение навыка", en="Skill code", max_length=40),
         "name": StrField(ru="Навык", en="Skill", max_length=60, required=True),
         "die": DieField(ru="Кубик", en="Die", default="d4"),
     },
@@ -251,11 +251,11 @@ SHEET = ObjectField(
             en="Wild card",
             default=True,
             help_ru=(
-                "Персонажи игроков всегда дикие карты (L7). Персонаж ведущего по умолчанию "
+                "Персонажи игроков всегда дикие карты. Персонаж ведущего по умолчанию "
                 "статист: без дикого кубика и своих фишек, выбывает с первым ранением."
             ),
             help_en=(
-                "Player characters are always wild cards (L7). A GM character is an extra "
+                "Player characters are always wild cards. A GM character is an extra "
                 "unless marked: no wild die, no bennies of its own, out at its first wound."
             ),
         ),
@@ -282,9 +282,7 @@ SHEET = ObjectField(
         "edges": ListField(ru="Черты", en="Edges", item=EDGE, max_items=40),
         "hindrances": ListField(ru="Изъяны", en="Hindrances", item=HINDRANCE, max_items=20),
         "weapons": ListField(ru="Оружие", en="Weapons", item=WEAPON, max_items=20),
-        "injuries": ListField(
-            ru="Травмы [изд.]", en="Injuries [published]", item=INJURY, max_items=MAX_INJURIES
-        ),
+        "injuries": ListField(ru="Травмы", en="Injuries", item=INJURY, max_items=MAX_INJURIES),
         "notes": StrField(ru="Заметки", en="Notes", max_length=4000),
     },
 )
@@ -340,30 +338,33 @@ SETTINGS = settings_spec(
             en="Bennies on damage",
             default="no_mercy",
             choices=(
-                Choice("no_mercy", "Только с чертой Беспощадный (L87)", "Only with No Mercy (L87)"),
-                Choice("anyone", "Любой (SWADE)", "Anyone (SWADE)"),
+                Choice("no_mercy", "Только с чертой Беспощадный", "Only with No Mercy"),
+                Choice("anyone", "Любой (приключенческое издание)", "Anyone (Adventure Edition)"),
             ),
         ),
         "reroll_critical_failure": BoolField(
             ru="Можно перебросить критический провал",
             en="A critical failure may be rerolled",
             default=True,
-            help_ru="Семя не запрещает (L81-L85); в SWADE нельзя.",
-            help_en="The seed allows it (L81-L85); SWADE forbids it.",
+            help_ru="Правила это разрешают; в приключенческом издании нельзя.",
+            help_en="The rules allow it; the Adventure Edition forbids it.",
         ),
         "opposed_needs_tn": BoolField(
             ru="Во встречной проверке нападающему нужно 4+",
             en="In an opposed check the attacker needs 4+",
             default=False,
-            help_ru="Семя: побеждает больший результат (L47); SWADE: нужна ещё и сложность 4.",
-            help_en="Seed: the higher total wins (L47); SWADE: the attacker also needs 4.",
+            help_ru=(
+                "По правилам побеждает больший результат; "
+                "в приключенческом издании нужна ещё и сложность 4."
+            ),
+            help_en="By the rules the higher total wins; the Adventure Edition also needs 4.",
         ),
         "opposed_raise_floor": BoolField(
             ru="Подъёмы во встречной — не ниже сложности 4",
             en="Opposed raises count from at least 4",
             default=False,
-            help_ru="Семя: сложность — результат проигравшего, даже ниже 4 (L49).",
-            help_en="Seed: the TN is the loser's total, even below 4 (L49).",
+            help_ru="По правилам сложность — результат проигравшего, даже ниже 4.",
+            help_en="By the rules the TN is the loser's total, even below 4.",
         ),
         "group_check_crit": BoolField(
             ru="Две единицы в групповой проверке — критический провал группы",
@@ -376,8 +377,8 @@ SETTINGS = settings_spec(
             default=4,
             min=0,
             max=20,
-            help_ru="+4 по семени (L53); к проверкам Силы предел не применяется.",
-            help_en="+4 in the seed (L53); Strength checks have no cap.",
+            help_ru="По правилам +4; к проверкам Силы предел не применяется.",
+            help_en="+4 by the rules; Strength checks have no cap.",
         ),
         "shaken_recovery": ChoiceField(
             ru="Выход из шока (издание)",
@@ -386,10 +387,14 @@ SETTINGS = settings_spec(
             choices=(
                 Choice(
                     "deluxe",
-                    "Deluxe: успех снимает шок, действовать — только с подъёмом",
-                    "Deluxe: success clears Shaken, acting needs a raise",
+                    "Дополненное издание: успех снимает шок, действовать — только с подъёмом",
+                    "Deluxe edition: success clears Shaken, acting needs a raise",
                 ),
-                Choice("swade", "SWADE: успех — и можно действовать", "SWADE: success acts"),
+                Choice(
+                    "swade",
+                    "Приключенческое издание: успех — и можно действовать",
+                    "Adventure Edition: success acts",
+                ),
             ),
         ),
         "incapacitation": ChoiceField(
@@ -397,24 +402,32 @@ SETTINGS = settings_spec(
             en="Incapacitation (edition)",
             default="deluxe",
             choices=(
-                Choice("deluxe", "Deluxe", "Deluxe"),
-                Choice("explorer", "Explorer's (до Deluxe)", "Explorer's (before Deluxe)"),
-                Choice("swade", "SWADE", "SWADE"),
+                Choice("deluxe", "Дополненное издание", "Deluxe edition"),
+                Choice(
+                    "explorer",
+                    "Издание «Исследователь» (до дополненного)",
+                    "Explorer's (before Deluxe)",
+                ),
+                Choice("swade", "Приключенческое издание", "Adventure Edition"),
             ),
         ),
         "wounds_reduce_pace": BoolField(
-            ru="Ранения снижают Шаг (SWADE)", en="Wounds reduce Pace (SWADE)", default=False
+            ru="Ранения снижают Шаг (приключенческое издание)",
+            en="Wounds reduce Pace (Adventure Edition)",
+            default=False,
         ),
         "joker_bennies": BoolField(
-            ru="Джокер даёт фишки (SWADE)", en="A joker hands out bennies (SWADE)", default=False
+            ru="Джокер даёт фишки (приключенческое издание)",
+            en="A joker hands out bennies (Adventure Edition)",
+            default=False,
         ),
         "wild_card_glyph": StrField(
             ru="Символ дикой карты",
             en="Wild card glyph",
             default="¤",
             max_length=4,
-            help_ru="Символ перед именем дикой карты (L9-L13).",
-            help_en="The symbol before a wild card's name (L9-L13).",
+            help_ru="Символ перед именем дикой карты.",
+            help_en="The symbol before a wild card's name.",
         ),
     }
 )

@@ -308,8 +308,8 @@ MOVES: tuple[MoveSpec, ...] = (
             in_fire=BoolField(
                 ru="Начинает ход в огне",
                 en="Starts the turn in fire",
-                help_ru="2 повреждения, броня не помогает (L357).",
-                help_en="2 damage, armour does not help (L357).",
+                help_ru="2 повреждения, броня не помогает.",
+                help_en="2 damage, armour does not help.",
             )
         ),
     ),

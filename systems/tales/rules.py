@@ -267,8 +267,8 @@ def pick_weapon(
     if stat_value(state, "str") < weapon.min_str:
         raise err(
             "weapon",
-            f"«{weapon.ru}» требует силу {weapon.min_str} (L194).",
-            f"{weapon.en} needs Str {weapon.min_str} (L194).",
+            f"«{weapon.ru}» требует силу {weapon.min_str}.",
+            f"{weapon.en} needs Str {weapon.min_str}.",
         )
     entry = None
     if weapon.bash:
@@ -281,14 +281,14 @@ def pick_weapon(
         if settings["require_drawn_weapon"] and entry["state"] != "drawn" and not weapon.free_ready:
             raise err(
                 "weapon",
-                "Оружие не в руке: достать его — действие (L180).",
-                "The weapon is not drawn; drawing it is an action (L180).",
+                "Оружие не в руке: достать его — действие.",
+                "The weapon is not drawn; drawing it is an action.",
             )
     if weapon.two_handed and state["shield"] != "none":
         raise err(
             "weapon",
-            "С двуручным оружием нельзя носить щит (L196).",
-            "A two-handed weapon cannot be used with a shield (L196).",
+            "С двуручным оружием нельзя носить щит.",
+            "A two-handed weapon cannot be used with a shield.",
         )
     if weapon.thrown_only and mode == MELEE:
         # L218: a throwing-only weapon counts as a small improvised weapon in melee.
@@ -357,11 +357,11 @@ def plan_attack(
     if not counter and mode == SHOT and weapon.key in NO_MOVE_WEAPONS and moved:
         raise err(
             "weapon",
-            "Стрелявший из лука или арбалета не может двигаться в этот ход (L166).",
-            "A bow or crossbow cannot be shot after moving this turn (L166).",
+            "Стрелявший из лука или арбалета не может двигаться в этот ход.",
+            "A bow or crossbow cannot be shot after moving this turn.",
         )
     if mode == SHOT and entry is not None and not entry["loaded"]:
-        raise err("weapon", "Оружие не заряжено (L172).", "The weapon is not loaded (L172).")
+        raise err("weapon", "Оружие не заряжено.", "The weapon is not loaded.")
     shield = SHIELDS_BY_KEY[view["shield"]]
     parts = {
         "dex": stat_value(attacker, "dex"),

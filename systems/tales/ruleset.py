@@ -279,8 +279,8 @@ class Tales(MoveDispatch):
         if clean["status"] == ALIVE and clean["hp"] <= 0:
             raise _err(
                 f"{prefix}status",
-                "При 0 хитов и меньше персонаж мёртв (L188).",
-                "At 0 HP or less the character is dead (L188).",
+                "При 0 хитов и меньше персонаж мёртв.",
+                "At 0 HP or less the character is dead.",
             )
         problems = skill_problems(clean)
         if problems:
@@ -452,7 +452,7 @@ class Tales(MoveDispatch):
     @staticmethod
     def _alive(state: dict[str, Any], path: str = "status") -> None:
         if state["status"] == DEAD:
-            raise _err(path, "Персонаж мёртв (L188).", "The character is dead (L188).")
+            raise _err(path, "Персонаж мёртв.", "The character is dead.")
 
     def _can_act(self, state: dict[str, Any], *, action: bool = True) -> None:
         """Alive, not held, bound, frozen or asleep, and (for an action) not acted yet."""
@@ -467,8 +467,8 @@ class Tales(MoveDispatch):
         if action and state["combat"]["action_used"]:
             raise _err(
                 "combat.action_used",
-                "Действие в этот ход уже сделано (L150).",
-                "The action of this turn is already used (L150).",
+                "Действие в этот ход уже сделано.",
+                "The action of this turn is already used.",
             )
 
     @staticmethod
@@ -588,8 +588,8 @@ class Tales(MoveDispatch):
         if skill.gated and skill_level(state, key, detail or None) < 1:
             raise _err(
                 "skill",
-                f"Без навыка «{skill.ru}» это невозможно (L249).",
-                f"Impossible without {skill.en} (L249).",
+                f"Без навыка «{skill.ru}» это невозможно.",
+                f"Impossible without {skill.en}.",
             )
 
     # --- opposed checks -------------------------------------------------------------------------
@@ -737,20 +737,20 @@ class Tales(MoveDispatch):
             if patient["status"] == DEAD or patient["hp"] >= patient["max_hp"]:
                 raise _err(
                     "target",
-                    "Медицина — только на раненого (L330).",
-                    "Medicine only works on the wounded (L330).",
+                    "Медицина — только на раненого.",
+                    "Medicine only works on the wounded.",
                 )
             if patient["care"]["medicine_used"]:
                 raise _err(
                     "target",
-                    "Медицина уже применялась к этим ранам (L330).",
-                    "Medicine was already used on these wounds (L330).",
+                    "Медицина уже применялась к этим ранам.",
+                    "Medicine was already used on these wounds.",
                 )
         if key == "alchemy" and not p["in_town"]:
             raise _err(
                 "in_town",
-                "Зелья алхимик делает только в городе (L579).",
-                "Alchemy works only in towns (L579).",
+                "Зелья алхимик делает только в городе.",
+                "Alchemy works only in towns.",
             )
         if opposed:
             b = self._opponent_value(call, p["target"], "mind")
@@ -941,7 +941,7 @@ class Tales(MoveDispatch):
         if call.params["in_fire"]:
             details["fire"] = wound(st, 2)  # L357: armour does not help
         text = (
-            Text("Ход пропущен из-за реакции (L156).", "The turn is lost to a reaction (L156).")
+            Text("Ход пропущен из-за реакции.", "The turn is lost to a reaction.")
             if skipped
             else None
         )
@@ -958,9 +958,7 @@ class Tales(MoveDispatch):
         self._can_act(st, action=False)
         combat = st["combat"]
         if combat["attacked"]:
-            raise _err(
-                "units", "После атаки двигаться нельзя (L154).", "No moving after an attack (L154)."
-            )
+            raise _err("units", "После атаки двигаться нельзя.", "No moving after an attack.")
         left = movement(st) - combat["movement_used"]
         if units > left:
             raise _err("units", f"Осталось движения: {left}.", f"Movement left: {left}.")
@@ -991,8 +989,8 @@ class Tales(MoveDispatch):
             if weapon.two_handed and st["shield"] != "none":
                 raise _err(
                     "index",
-                    "Двуручное оружие не совместимо со щитом (L196).",
-                    "A two-handed weapon leaves no hand for a shield (L196).",
+                    "Двуручное оружие не совместимо со щитом.",
+                    "A two-handed weapon leaves no hand for a shield.",
                 )
             if hands > 2:
                 raise _err("index", "Не хватает рук.", "Not enough hands.")
@@ -1041,8 +1039,8 @@ class Tales(MoveDispatch):
         if st["combat"]["reaction_used"]:
             raise _err(
                 "combat.reaction_used",
-                "Реакция в этом раунде уже была (L182).",
-                "Already reacted this round (L182).",
+                "Реакция в этом раунде уже была.",
+                "Already reacted this round.",
             )
         st["combat"]["reaction_used"] = True
         st["combat"]["skip_activation"] = True
@@ -1423,20 +1421,20 @@ class Tales(MoveDispatch):
         if spell.key not in st["spells"]:
             raise _err(
                 "spell",
-                "Можно колдовать только известные заклинания (L344).",
-                "Only known spells can be cast (L344).",
+                "Можно колдовать только известные заклинания.",
+                "Only known spells can be cast.",
             )
         if "no_casting" in st["conditions"]:
             raise _err(
                 "spell",
-                "Проклятье отняло способность колдовать (L495).",
-                "A curse took away the ability to cast (L495).",
+                "Проклятье отняло способность колдовать.",
+                "A curse took away the ability to cast.",
             )
         if ARMOURS_BY_KEY[st["armour"]].blocks_casting:
             raise _err(
                 "armour",
-                "В кольчуге или латах колдовать нельзя (L348).",
-                "No casting in mail or plate (L348).",
+                "В кольчуге или латах колдовать нельзя.",
+                "No casting in mail or plate.",
             )
         for key in drawn(st):
             weapon = WEAPONS_BY_KEY[key]
@@ -1444,8 +1442,8 @@ class Tales(MoveDispatch):
             if weapon.two_handed and not exempt:
                 raise _err(
                     "weapons",
-                    "С двуручным оружием колдовать нельзя (L196).",
-                    "No casting with a two-handed weapon (L196).",
+                    "С двуручным оружием колдовать нельзя.",
+                    "No casting with a two-handed weapon.",
                 )
         target = p["target"]
         if p["on_self"]:
@@ -1465,16 +1463,16 @@ class Tales(MoveDispatch):
         ):
             raise _err(
                 "target",
-                "Цель под Волшебным щитом (L410).",
-                "The target is under a Magic shield (L410).",
+                "Цель под Волшебным щитом.",
+                "The target is under a Magic shield.",
             )
         if p["distance"] is not None:
             reach = 1 if spell.touch else spell_range(st)
             if p["distance"] > reach:
                 raise _err(
                     "distance",
-                    f"Дальность заклинания: {reach} (L352).",
-                    f"The spell reaches {reach} (L352).",
+                    f"Дальность заклинания: {reach}.",
+                    f"The spell reaches {reach}.",
                 )
         if (
             spell.key in ("stone_skin", "iron_skin")
@@ -1483,11 +1481,11 @@ class Tales(MoveDispatch):
         ):
             raise _err(
                 "target",
-                "Каменная и Железная кожа не сочетаются (L406, L412).",
-                "Stone skin and Iron skin do not combine (L406, L412).",
+                "Каменная и Железная кожа не сочетаются.",
+                "Stone skin and Iron skin do not combine.",
             )
         if spell.key == "return_to_life" and (target is None or target["status"] != DEAD):
-            raise _err("target", "Нужен недавно умерший (L446).", "Needs the recently dead (L446).")
+            raise _err("target", "Нужен недавно умерший.", "Needs the recently dead.")
         if spell.key == "heal_wounds" and target is not None:
             self._alive(target, "target")
         soul = p["soul"]
@@ -1759,7 +1757,7 @@ class Tales(MoveDispatch):
             call.state, p["amount"], armour=not p["ignores_armour"], hit=p["hit"]
         )
         text = (
-            Text("Персонаж погиб (L188).", "The character is dead (L188).")
+            Text("Персонаж погиб.", "The character is dead.")
             if info["died"]
             else Text(f"Хиты: {state['hp']}.", f"HP: {state['hp']}.")
         )
@@ -1999,7 +1997,7 @@ class Tales(MoveDispatch):
         skill = SKILLS_BY_KEY[p["skill"]]
         detail = p["detail"]
         if skill.detail == "required" and not detail:
-            raise _err("detail", "Уточните навык (L328).", "Name the skill's detail (L328).")
+            raise _err("detail", "Уточните навык.", "Name the skill's detail.")
         self._pay_xp(st, call.settings["skill_cost"])
         if skill.key == "languages":
             if detail:
@@ -2010,8 +2008,8 @@ class Tales(MoveDispatch):
                 if not skill.levels:
                     raise _err(
                         "skill",
-                        "У грамотности нет уровней (L291).",
-                        "Literacy has no levels (L291).",
+                        "У грамотности нет уровней.",
+                        "Literacy has no levels.",
                     )
                 entry["level"] += 1
                 break
@@ -2028,14 +2026,14 @@ class Tales(MoveDispatch):
         if not st["may_take_spells"]:
             raise _err(
                 "spell",
-                "Происхождение не позволяет брать заклинания (L475).",
-                "The origin does not allow spells (L475).",
+                "Происхождение не позволяет брать заклинания.",
+                "The origin does not allow spells.",
             )
         if st["stats"]["mind"] < spell.min_mind:
             raise _err(
                 "spell",
-                f"Нужен разум {spell.min_mind} (L350).",
-                f"Needs Mind {spell.min_mind} (L350).",
+                f"Нужен разум {spell.min_mind}.",
+                f"Needs Mind {spell.min_mind}.",
             )
         if spell.key in st["spells"]:
             raise _err("spell", "Заклинание уже известно.", "The spell is already known.")

@@ -206,9 +206,9 @@ SHEET = ObjectField(
             en="Form",
             fields={
                 "key": ChoiceField(ru="Облик", en="Form", default="none", choices=FORM_CHOICES),
-                "hp_before": IntField(default=0, min=-999, max=999),
-                "max_hp_before": IntField(default=0, min=0, max=999),
-                "hp_start": IntField(default=0, min=-999, max=999),
+                "hp_before": IntField(default=0, min=-999, max=999, internal=True),
+                "max_hp_before": IntField(default=0, min=0, max=999, internal=True),
+                "hp_start": IntField(default=0, min=-999, max=999, internal=True),
             },
         ),
         "combat": ObjectField(
@@ -330,8 +330,8 @@ SETTINGS = settings_spec(
             default=1,
             min=1,
             max=10,
-            help_ru="В тексте нет; рекомендация — 1.",
-            help_en="Not in the seed; recommended 1.",
+            help_ru="В правилах не задано; рекомендуется 1.",
+            help_en="Not set by the rules; 1 is recommended.",
         ),
         "opposed_max_dice": IntField(
             ru="Противопоставленная проверка: максимум кубиков",
@@ -612,6 +612,6 @@ def skill_problems(state: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
         seen.add(ident)
         if not SKILLS_BY_KEY[s["key"]].levels and s["level"] > 1:
             errors.setdefault(f"skills.{i}.level", []).append(
-                msg("У грамотности нет уровней (L291).", "Literacy has no levels (L291).")
+                msg("У грамотности нет уровней.", "Literacy has no levels.")
             )
     return errors

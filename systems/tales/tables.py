@@ -40,7 +40,7 @@ from typing import Any
 
 from systems.core.dice import Dice
 from systems.core.notation import NotationError, parse_notation, roll_notation
-from systems.tales.data import ORIGINS, TRAPS
+from systems.tales.data import CATEGORY_NAMES, ORIGINS, SKILLS_BY_KEY, TRAPS
 
 MAX_DEPTH = 8  # nested rolls per call; tables are checked to be acyclic, this is a backstop
 
@@ -59,14 +59,15 @@ NOTHING = ("Ничего", "Nothing")
 def _origin_table() -> dict[str, Any]:
     entries = []
     for o in ORIGINS:
-        names = [s.lstrip("@") for s in o.skills]
+        # "@brawl": a weapon skill of that category, named as the category.
+        skills = [CATEGORY_NAMES[s[1:]] if s[0] == "@" else SKILLS_BY_KEY[s] for s in o.skills]
         spells = (", может брать заклинания", ", may take spells") if o.spells else ("", "")
         entries.append(
             _e(
                 o.roll,
                 o.roll,
-                f"{o.ru}: {', '.join(names)}{spells[0]}",
-                f"{o.en}: {', '.join(names)}{spells[1]}",
+                f"{o.ru}: {', '.join(s.ru.lower() for s in skills)}{spells[0]}",
+                f"{o.en}: {', '.join(s.en.lower() for s in skills)}{spells[1]}",
                 key=o.key,
             )
         )
@@ -283,7 +284,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "template": True,
         "note": _t(
             "Таблицу бродячих монстров лучше делать на d6; впишите свои строки.",
-            "The seed advises a d6 wandering-monster table; write your own rows.",
+            "A d6 wandering-monster table works best; write your own rows.",
         ),
         "entries": [
             _e(

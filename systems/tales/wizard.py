@@ -58,6 +58,7 @@ from systems.tales.data import (
     SKILLS_BY_KEY,
     SPELLS_BY_KEY,
     STAT_KEYS,
+    STATS,
     WEAPONS_BY_KEY,
     Origin,
 )
@@ -130,7 +131,7 @@ WIZARD = ObjectField(
                     "stat": ChoiceField(
                         default=None,
                         nullable=True,
-                        choices=tuple(Choice(k, k, k) for k in STAT_KEYS),
+                        choices=tuple(Choice(c.key, c.ru, c.en) for c in STATS),
                     ),
                 }
             ),
@@ -377,8 +378,8 @@ def _add_skill(skills: list[dict[str, Any]], key: str, detail: str = "") -> None
             if not SKILLS_BY_KEY[key].levels:
                 raise _err(
                     "picks",
-                    f"«{SKILLS_BY_KEY[key].ru}» нельзя взять дважды: у навыка нет уровней (L291).",
-                    f"{SKILLS_BY_KEY[key].en} cannot be taken twice: it has no levels (L291).",
+                    f"«{SKILLS_BY_KEY[key].ru}» нельзя взять дважды: у навыка нет уровней.",
+                    f"{SKILLS_BY_KEY[key].en} cannot be taken twice: it has no levels.",
                 )
             s["level"] += 1
             return
@@ -411,7 +412,7 @@ def origin_skills(w: dict[str, Any], settings: dict[str, Any] | None = None) -> 
 def _check_picks(w: dict[str, Any], picks: list[dict[str, Any]], cfg: dict[str, Any]) -> dict:
     """Apply the picks to the origin's skills; returns ``{"skills", "spells", "languages"}``."""
     if len(picks) != PICKS:
-        raise _err("picks", "Нужно ровно два выбора (L106).", "Exactly two picks (L106).")
+        raise _err("picks", "Нужно ровно два выбора.", "Exactly two picks.")
     origin = origin_of(w)
     mind = stats_of(w)["mind"] or 0
     skills = origin_skills(w, cfg)
@@ -427,14 +428,14 @@ def _check_picks(w: dict[str, Any], picks: list[dict[str, Any]], cfg: dict[str, 
             if not origin.spells:
                 raise _err(
                     path,
-                    f"{origin.ru} не может брать заклинания (L23, L106).",
-                    f"A {origin.en} may not take spells (L23, L106).",
+                    f"{origin.ru} не может брать заклинания.",
+                    f"A {origin.en} may not take spells.",
                 )
             if mind < spell.min_mind:
                 raise _err(
                     path,
-                    f"«{spell.ru}» требует разум {spell.min_mind}, а у персонажа {mind} (L350).",
-                    f"{spell.en} needs Mind {spell.min_mind}; the character has {mind} (L350).",
+                    f"«{spell.ru}» требует разум {spell.min_mind}, а у персонажа {mind}.",
+                    f"{spell.en} needs Mind {spell.min_mind}; the character has {mind}.",
                 )
             if key in spells:
                 raise _err(path, "Это заклинание уже выбрано.", "That spell is already picked.")
@@ -446,8 +447,8 @@ def _check_picks(w: dict[str, Any], picks: list[dict[str, Any]], cfg: dict[str, 
         if skill.detail == "required" and not detail:
             raise _err(
                 path,
-                f"Уточните навык «{skill.ru}» (например, какое ремесло, L328).",
-                f"Name the {skill.en} (e.g. which craft, L328).",
+                f"Уточните навык «{skill.ru}» (например, какое ремесло).",
+                f"Name the {skill.en} (e.g. which craft).",
             )
         if key == "art" and detail and detail not in {c.key for c in ART_KINDS}:
             raise _err(path, "Рисование или скульптура?", "Painting or sculpture?")
@@ -461,8 +462,8 @@ def _check_picks(w: dict[str, Any], picks: list[dict[str, Any]], cfg: dict[str, 
         except RulesError:
             raise _err(
                 path,
-                f"«{skill.ru}» нельзя взять дважды: у навыка нет уровней (L291).",
-                f"{skill.en} cannot be taken twice: it has no levels (L291).",
+                f"«{skill.ru}» нельзя взять дважды: у навыка нет уровней.",
+                f"{skill.en} cannot be taken twice: it has no levels.",
             ) from None
     return {"skills": skills, "spells": spells, "languages": languages}
 
@@ -510,8 +511,8 @@ def _check_equipment(w: dict[str, Any], eq: dict[str, Any], cfg: dict[str, Any])
         if strength < weapon.min_str:
             raise _err(
                 f"weapons.{i}",
-                f"«{weapon.ru}» требует силу {weapon.min_str} (L194).",
-                f"{weapon.en} needs Str {weapon.min_str} (L194).",
+                f"«{weapon.ru}» требует силу {weapon.min_str}.",
+                f"{weapon.en} needs Str {weapon.min_str}.",
             )
 
 

@@ -83,6 +83,9 @@ def test_referee_runs_a_travel_day_and_the_player_sees_it_live_but_never_the_tru
         "data-position", "5,5"
     )
     expect(pc.locator("[data-travel-state] .travel-day")).to_have_text("День 0")
+    # issue 18 item 10: the referee's full copy of a public step is not marked «вслепую»
+    set_out = gm.locator("#log li.entry-travel").last
+    expect(set_out.locator(".vis")).to_have_text("всем (у игроков своя копия)")
 
     check = pc.locator(f"[data-travel-check='{guide_name}']")
     lost = pc.locator("[data-travel-state] .travel-lost")

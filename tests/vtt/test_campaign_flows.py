@@ -228,3 +228,12 @@ def test_list_shows_only_my_campaigns_with_role(table, api_for):
     mine = api_for(table.player).get("/api/campaigns/").json()
     assert [(c["id"], c["my_role"]) for c in mine] == [(table.campaign.pk, "player")]
     assert other.pk not in [c["id"] for c in mine]
+
+
+def test_campaign_list_counts_every_member(table, client_for):
+    """Issue 18 item 11: the list said "1 member" for every campaign (the user's own row)."""
+    table.player.language = "en"
+    table.player.save(update_fields=["language"])
+    text = client_for(table.player).get(reverse("campaign_list")).content.decode()
+    assert "4 members" in text  # the referee, two players and an observer
+    assert "1 member<" not in text

@@ -192,3 +192,37 @@ def test_rate_limits_are_shared_by_every_process_through_redis():
     reset_local_buckets()
     with pytest.raises(RateLimited):
         bucket.hit("u1")
+
+
+@pytest.mark.asyncio
+async def test_a_frame_for_a_tab_just_closed_is_dropped_without_a_traceback():
+    """Issue 18 item 15: closing a tab logged «Attempt to send on a closed protocol»: an event
+    reached the consumer after the browser had gone but before the disconnect did. daphne's
+    send raises autobahn's Disconnected; the guard drops the frame and the consumer ends
+    normally on the disconnect that follows."""
+    from autobahn.exception import Disconnected
+
+    delivered = []
+    inbox = [{"type": "websocket.connect"}, {"type": "websocket.disconnect", "code": 1001}]
+
+    async def server_receive():
+        return inbox.pop(0)
+
+    async def server_send(message):
+        if message["type"] == "websocket.send":
+            raise Disconnected("Attempt to send on a closed protocol")
+        delivered.append(message)
+
+    ended = []
+
+    async def app(scope, receive, send):
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": "an event for the closed tab"})
+        await send({"type": "websocket.send", "text": "and the next one"})
+        assert (await receive())["type"] == "websocket.disconnect"
+        ended.append(True)
+
+    await outage.SocketOutageGuard(app)({"type": "websocket"}, server_receive, server_send)
+    assert ended == [True]
+    assert delivered == [{"type": "websocket.accept"}]

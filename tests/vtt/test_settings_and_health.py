@@ -93,3 +93,15 @@ def test_warm_up_builds_the_url_reverse_index_before_the_first_request():
         assert get_resolver()._populated
     finally:
         clear_url_caches()
+
+
+def test_favicon_is_served(client, db):
+    """Issue 18 item 15: /favicon.ico was a 404 on every page."""
+    from django.contrib.staticfiles import finders
+
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("/favicon.svg")
+    assert finders.find("favicon.svg")
+    page = client.get("/accounts/login/").content.decode()
+    assert 'rel="icon"' in page

@@ -13,8 +13,11 @@ from vtt.campaigns.models import Campaign, Invite, Membership
 def campaigns_for_user(user, *, archived: bool | None = False) -> QuerySet[Campaign]:
     """The user's campaigns with their role and member count, newest activity first."""
     role = Membership.objects.filter(campaign=OuterRef("pk"), user=user).values("role")[:1]
+    # Filter through a subquery, not a join: a join on memberships would leave only the user's
+    # own row for Count() to see (every campaign would say "1 member").
+    mine = Membership.objects.filter(user=user).values("campaign")
     qs = (
-        Campaign.objects.filter(memberships__user=user)
+        Campaign.objects.filter(pk__in=mine)
         .annotate(my_role=Subquery(role), member_count=Count("memberships", distinct=True))
         .order_by("-updated_at", "-id")
     )

@@ -69,6 +69,12 @@ def label(spec: dict[str, Any], fallback: str = "") -> str:
 # --- showing values from the schema -------------------------------------------------------------
 
 
+def shown(spec: dict[str, Any]) -> bool:
+    """Whether a field is for reading in this language (not a key the rules keep, not a name in
+    the other language)."""
+    return not spec.get("internal") and spec.get("lang") in (None, lang())
+
+
 def text_of(spec: dict[str, Any], value: Any) -> str:
     """A value as plain text, typed by its schema (choices by their label, nested values in
     brackets). Used by the list's summaries and the print page."""
@@ -86,9 +92,9 @@ def text_of(spec: dict[str, Any], value: Any) -> str:
         fields = spec.get("fields", {})
         parts = []
         for key, sub in fields.items():
-            shown = text_of(sub, value.get(key))
-            if shown != "—":
-                parts.append(f"{label(sub, key)}: {shown}" if label(sub, key) else shown)
+            text = text_of(sub, value.get(key)) if shown(sub) else "—"
+            if text != "—":
+                parts.append(f"{label(sub, key)}: {text}" if label(sub, key) else text)
         return "; ".join(parts) or "—"
     if kind == "list" and isinstance(value, list):
         if not value:
@@ -119,7 +125,7 @@ def print_groups(schema: dict[str, Any], state: dict[str, Any]) -> list[dict[str
     groups: list[dict[str, Any]] = []
     run: dict[str, Any] | None = None
     for key, spec in schema.get("fields", {}).items():
-        if key not in state:
+        if key not in state or not shown(spec):
             continue
         value = state[key]
         kind = spec.get("type")
@@ -128,6 +134,7 @@ def print_groups(schema: dict[str, Any], state: dict[str, Any]) -> list[dict[str
             rows = [
                 {"label": label(sub, k), "value": text_of(sub, value.get(k))}
                 for k, sub in spec.get("fields", {}).items()
+                if shown(sub)
             ]
             groups.append({"key": key, "title": label(spec, key), "rows": rows})
         elif kind == "list":
@@ -135,7 +142,7 @@ def print_groups(schema: dict[str, Any], state: dict[str, Any]) -> list[dict[str
             item = spec.get("item", {})
             group: dict[str, Any] = {"key": key, "title": label(spec, key), "rows": []}
             if item.get("type") == "object":
-                columns = list(item.get("fields", {}).items())
+                columns = [(k, sub) for k, sub in item.get("fields", {}).items() if shown(sub)]
                 group["columns"] = [label(sub, k) for k, sub in columns]
                 group["table"] = [
                     [text_of(sub, (v or {}).get(k)) for k, sub in columns]

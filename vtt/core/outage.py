@@ -34,6 +34,12 @@ from django.utils.translation import gettext as _
 
 log = logging.getLogger(__name__)
 
+try:  # what daphne (through autobahn) raises on a send to a socket the browser has closed
+    from autobahn.exception import Disconnected as _SocketClosed
+except ImportError:  # another ASGI server: the spec asks for an OSError subclass
+    _SocketClosed = OSError
+SOCKET_CLOSED = (OSError, _SocketClosed)
+
 RETRY_AFTER_SECONDS = 5
 # PostgreSQL error classes that mean "the server is going away or cannot take you now":
 # 08 connection exception, 57P01-57P03 shutdown/starting, 53300 too many connections.
@@ -284,12 +290,14 @@ class SocketOutageGuard:
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "websocket":
             return await self.inner(scope, receive, send)
-        state = {"connect_seen": False, "accepted": False, "closed": False}
+        state = {"connect_seen": False, "accepted": False, "closed": False, "gone": False}
 
         async def tracking_receive() -> dict:
             message = await receive()
             if message["type"] == "websocket.connect":
                 state["connect_seen"] = True
+            elif message["type"] == "websocket.disconnect":
+                state["gone"] = True
             return message
 
         async def tracking_send(message: dict) -> None:
@@ -297,7 +305,17 @@ class SocketOutageGuard:
                 state["accepted"] = True
             elif message["type"] == "websocket.close":
                 state["closed"] = True
-            await send(message)
+            if state["gone"]:
+                return  # the tab is closed: an event for it has nowhere to go
+            try:
+                await send(message)
+            except SOCKET_CLOSED:
+                # The browser closed the tab while an event was on its way (the disconnect
+                # is still queued for the consumer): drop the frame instead of a traceback.
+                if message["type"] not in ("websocket.send", "websocket.close"):
+                    raise
+                state["gone"] = True
+                log.debug("dropped a frame for a closed socket")
 
         try:
             if BREAKER.tripped and await asyncio.to_thread(BREAKER.is_down):

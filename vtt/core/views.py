@@ -8,7 +8,8 @@ import time
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views import defaults
 
@@ -115,3 +116,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
         return _api_error(500, "server_error", _("Server error. It has been logged."))
     return defaults.server_error(request)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links to; send them to the icon."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

@@ -887,8 +887,8 @@ def _walk_plan(cid: str, cost: int, speed: int):
             else:
                 raise fail(
                     "squares",
-                    "Дальше в этот ход не уйти (L711, L851).",
-                    "No movement is left this turn (L711, L851).",
+                    "Дальше в этот ход не уйти.",
+                    "No movement is left this turn.",
                 )
         return new
 

@@ -35,7 +35,7 @@ from systems.crows import travel as travel_rules
 from systems.crows.conditions import speed
 from systems.crows.miasma import is_person
 from systems.crows.modifiers import SLOTH, has_effect
-from systems.crows.terms_b import PACES_BY_KEY, TASKS_BY_KEY
+from systems.crows.terms_b import HEX_DIRECTIONS, PACES_BY_KEY, TASKS_BY_KEY
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Role
 from vtt.characters import services as character_services
@@ -66,6 +66,10 @@ STEPS = (
     "miasma_choice",
     "miasma_resolve",
 )
+
+
+# Compass points as the reader's language writes them (С, СВ … / N, NE …).
+_DIRECTION = {key: {"ru": ru, "en": en} for key, ru, en, _vector in HEX_DIRECTIONS}
 
 
 def _both(message: str, **values: Any) -> dict[str, str]:
@@ -455,7 +459,10 @@ def _move(m, campaign, actor, camp, params, dice):
             gettext_noop(
                 "Lost: the hidden d6 gave %(rolls)s; the party is truly at %(col)d, %(row)d."
             ),
-            rolls=", ".join(f"{d['roll']} ({d['direction'].upper()})" for d in drift),
+            rolls={
+                lang: ", ".join(f"{d['roll']} ({_DIRECTION[d['direction']][lang]})" for d in drift)
+                for lang in ("ru", "en")
+            },
             col=true[0],
             row=true[1],
         )

@@ -413,12 +413,18 @@ def table_page(request: HttpRequest, pk: int, tid: int) -> HttpResponse:
     membership = _referee(request, pk)
     table = selectors.table_for(pk, tid)
     pool = selectors.table_pool(pk)
-    by_key = {t.key: t.pk for t in selectors.campaign_tables(pk)}
+    tables = {t.key: t for t in selectors.campaign_tables(pk)}
+
+    def named(key: str) -> tuple[str, int | None]:
+        """A table by its name (the key only when no table has it)."""
+        found = tables.get(key)
+        return (found.name, found.pk) if found else (key, None)
+
     context = _base(
         membership,
         table=table,
-        nested={k: by_key.get(k) for k in rolltables.nested_keys(pool[table.key])},
-        used_by=[(k, by_key.get(k)) for k in selectors.referencing(pk, table.key)],
+        nested=[named(k) for k in rolltables.nested_keys(pool[table.key])],
+        used_by=[named(k) for k in selectors.referencing(pk, table.key)],
         roll_key=uuid.uuid4().hex,
         results=[r for r in selectors.recent_results(pk, limit=30) if r.table_id == table.pk][:5],
     )
@@ -515,26 +521,27 @@ def library_page(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = membership.campaign
     lang = _lang(request)
     have = {t.key: t.pk for t in selectors.campaign_tables(campaign)}
+    source = library.library_tables(campaign.ruleset)
+    names = {t["key"]: library.pick(t["name"], lang) for t in source}
     tables = [
         {
             "key": t["key"],
-            "name": library.pick(t["name"], lang),
+            "name": names[t["key"]],
             "formula": t["formula"],
             "note": library.pick(t.get("note"), lang),
-            "seed": t.get("seed", ""),
             "template": t.get("template", False),
             "rows": len(t["entries"]),
-            "nested": sorted({k for e in t["entries"] for k in _nested(e)}),
+            # Players and referees read names; keys are for the files.
+            "nested": sorted({names.get(k, k) for e in t["entries"] for k in _nested(e)}),
             "have": have.get(t["key"]),
         }
-        for t in library.library_tables(campaign.ruleset)
+        for t in source
     ]
     blocks = [
         {
             "key": b["key"],
             "name": library.pick(b["name"], lang),
             "note": library.pick(b.get("note"), lang),
-            "seed": b.get("seed", ""),
             "summary": _block_summary(campaign.ruleset, b["state"], lang),
         }
         for b in library.npc_blocks(campaign.ruleset)

@@ -110,14 +110,15 @@ def clock_configure(
     return clock
 
 
-def _enter_dungeon(clock: DungeonClock, campaign: Campaign, dungeon: str, dice: Dice) -> None:
-    """Rulesets with a dungeon state (Crows) need the party inside before turns can end."""
+def _enter_dungeon(clock: DungeonClock, campaign: Campaign, dungeon: str, dice: Dice) -> bool:
+    """Rulesets with a dungeon state (Crows) need the party inside before turns can end.
+    True when the party has just entered (its turns count from 1 again)."""
     ruleset = get_ruleset(campaign.ruleset)
     if not hasattr(ruleset, "end_dungeon_turn") or not hasattr(ruleset, "default_campaign"):
-        return
+        return False
     state = clock.ruleset_state or ruleset.default_campaign()
     if state.get("in_dungeon"):
-        return
+        return False
     try:
         outcome = ruleset.resolve(
             "enter_dungeon",
@@ -134,6 +135,7 @@ def _enter_dungeon(clock: DungeonClock, campaign: Campaign, dungeon: str, dice: 
         kind="turn.entered",
         payload={"dungeon": outcome.state.get("dungeon"), "text": outcome.text.as_dict()},
     )
+    return True
 
 
 @transaction.atomic
@@ -142,7 +144,8 @@ def clock_start(
 ) -> DungeonClock:
     """Start (or restart after a stop) the turn clock: turn 1 unless already counting."""
     clock = _lock(campaign)
-    _enter_dungeon(clock, campaign, dungeon, dice or RandomDice())
+    if _enter_dungeon(clock, campaign, dungeon, dice or RandomDice()):
+        clock.turn = 0  # the rules count a visit's turns from its first one (Crows, Подземелье)
     if clock.state == ClockState.RUNNING:
         raise Conflict(_("The clock is already running."), code="clock_running")
     if clock.state == ClockState.PAUSED:
@@ -256,7 +259,9 @@ def _end_turn_locked(
         state = clock.ruleset_state or (
             ruleset.default_campaign() if hasattr(ruleset, "default_campaign") else {}
         )
-        state = {**state, "turn": ended_turn - 1 if state.get("turn") is None else state["turn"]}
+        # The clock row holds the turn number; the ruleset's copy follows it, so the log, the
+        # panel and the rules never disagree about which turn ended.
+        state = {**state, "turn": ended_turn}
         outcome = procedure(
             state, [c.state for c in characters], dice=dice, settings=campaign.rules or None
         )
@@ -380,7 +385,7 @@ def clock_conspicuous(
     ruleset = get_ruleset(campaign.ruleset)
     if clock.state != ClockState.RUNNING or not hasattr(ruleset, "end_dungeon_turn"):
         raise Conflict(_("No dungeon turn is running."), code="clock_not_running")
-    state = clock.ruleset_state or ruleset.default_campaign()
+    state = {**(clock.ruleset_state or ruleset.default_campaign()), "turn": clock.turn}
     try:
         outcome = ruleset.resolve(
             "encounter_check",
@@ -393,18 +398,20 @@ def clock_conspicuous(
         raise invalid_from_rules(exc, code="clock_refused") from exc
     clock.ruleset_state = outcome.state
     clock.save(update_fields=["ruleset_state", "updated_at"])
+    # The same shape as the end-of-turn check (roll, threshold, result, due turn at the top):
+    # the log draws both with one line.
+    (check,) = outcome.details["events"]
     publish(
         campaign=campaign,
         kind="turn.encounter_check",
         payload={
-            **outcome.details,
+            **check,
             "type": "encounter_check",
             "extra": True,
             "reason": reason[:200],
             "text": outcome.text.as_dict(),
             "turn": clock.turn,
             "ended_turn": clock.turn,
-            "roll": outcome.total,
         },
         actor=actor,
         visibility=V.EVERYONE if clock.public_encounters else V.BLIND,

@@ -167,6 +167,7 @@ def js_labels() -> dict[str, str]:
         "offline": _("Offline"),
         "denied": _("No access to this table"),
         "everyone": _("everyone"),
+        "everyoneFull": _("everyone (players see their own copy)"),
         "toReferee": _("to the referee"),
         "whisperTo": _("whisper to {name}"),
         "whisperToYou": _("whisper to you"),

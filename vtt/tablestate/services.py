@@ -695,23 +695,25 @@ def _public_outcome(outcome: Outcome | None) -> dict[str, Any] | None:
     }
 
 
-def _players_outcome(ts: TableState, outcome: Outcome | None) -> dict[str, Any] | None:
-    """The outcome as players may read it. A deal's text lists every participant with its
-    card ("Round 1: c12 (A♥), x:ambush (7♣)."), hidden NPCs and hidden groups of extras
-    included, so the players' copy lists only those they may see, as their snapshot does."""
+def _named_outcome(
+    ts: TableState, outcome: Outcome | None, *, players: bool
+) -> dict[str, Any] | None:
+    """The outcome as its readers see it. A deal's text from the rules lists participants by
+    their ids ("Round 1: c12 (A♥), x:ambush (7♣)."); the log names them, and the players' copy
+    lists only those they may see (hidden NPCs and hidden groups of extras left out), as their
+    snapshot does."""
     data = _public_outcome(outcome)
     if data is None or outcome.move != "deal_round":
         return data
     dealt = (ts.meta or {}).get("dealt") or {}
-    hidden = {pid for pid, entry in dealt.items() if entry.get("hidden")}
     order = outcome.details.get("initiative") or []
-    if not hidden or not any(entry["id"] in hidden for entry in order):
-        return data
-    shown = [entry for entry in order if entry["id"] not in hidden]
+    shown = [e for e in order if not (players and dealt.get(e["id"], {}).get("hidden"))]
     number = outcome.details.get("round")
     text = {}
     for lang, word in (("ru", "Раунд"), ("en", "Round")):
-        cards = ", ".join(f"{e['id']} ({e['label'][lang]})" for e in shown)
+        cards = ", ".join(
+            f"{dealt.get(e['id'], {}).get('name') or e['id']} ({e['label'][lang]})" for e in shown
+        )
         text[lang] = f"{word} {number}: {cards}." if cards else f"{word} {number}."
     return {**data, "text": text}
 
@@ -736,7 +738,7 @@ def _publish(
         "action": action,
         "version": ts.version,
         "data": data,
-        "outcome": _public_outcome(outcome),
+        "outcome": _named_outcome(ts, outcome, players=False),
         "full": False,
     }
     if hidden:
@@ -748,7 +750,7 @@ def _publish(
             visibility=V.BLIND,
         )
         return
-    players_outcome = _players_outcome(ts, outcome)
+    players_outcome = _named_outcome(ts, outcome, players=True)
     publish(
         campaign=ts.campaign_id,
         kind="tablestate",

@@ -192,7 +192,7 @@ def test_retry_is_locked_until_circumstances_change():
     assert first.state["retry_locks"] == ["Замок сундука"]
     with pytest.raises(RulesError) as err:
         run("check", first.state, [3, 3], characteristic="agility", task="замок сундука")
-    assert "L202" in err.value.errors["task"][0]["en"]
+    assert "cannot be retried" in err.value.errors["task"][0]["en"]  # L202
     again = run(
         "check",
         first.state,
@@ -727,7 +727,9 @@ def test_rest_requirements_and_overload_block_benefits():
     assert started.of_type("cannot_rest") and started.of_type("overload_wounds")
     done = finish_rest(started.campaign, started.characters, [None], dice=ScriptedDice([]))
     assert done.characters[0]["stamina"] == 1
-    assert "L375" in json.dumps(done.of_type("rest_failed")[0]["reasons"], ensure_ascii=False)
+    assert "magic slot" in json.dumps(  # L375
+        done.of_type("rest_failed")[0]["reasons"], ensure_ascii=False
+    )
 
 
 def test_lights_left_burning_roll_every_two_hours_of_rest():
@@ -965,3 +967,17 @@ def test_magic_items_may_also_take_inventory_slots_by_campaign_rule():
     off = run("unequip_magic", worn.state, [], item_id="charm", settings=rule)
     assert off.state["inventory"]["magic"]["neck"] == []
     assert placement_of(off.state["inventory"], "charm")["area"] == "belt"
+
+
+def test_inventory_actions_name_their_item_in_the_log_text():
+    """Issue 18 item 15: placing an item logged «Положить предмет / Положить предмет» and
+    never said which item."""
+    rope = make_item("rope", "Верёвка")
+    placed = run("place_item", pc(), [], item=rope, target="backpack:1")
+    assert (
+        placed.text.ru == "Предмет «Верёвка» уложен" and placed.text.en == "Item “Верёвка” placed"
+    )
+    moved = run("move_item", placed.state, [], item_id="rope", target="belt:1")
+    assert "Верёвка" in moved.text.ru and "Верёвка" in moved.text.en
+    dropped = run("drop_item", moved.state, [], item_id="rope")
+    assert "Верёвка" in dropped.text.ru and "Верёвка" in dropped.text.en

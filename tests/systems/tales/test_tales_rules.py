@@ -193,7 +193,7 @@ def test_weapon_needs_min_str_l194_and_drawing_is_an_action_l180():
     weak = pc(str_=10, weapons=[weapon("ordinary")])
     with pytest.raises(RulesError) as exc:
         run("attack", weak, [], weapon="ordinary")
-    assert "L194" in exc.value.errors["weapon"][0]["en"]
+    assert "needs Str 11" in exc.value.errors["weapon"][0]["en"]  # L194
     sheathed = pc(str_=12, weapons=[weapon("ordinary", "sheathed")])
     with pytest.raises(RulesError):
         run("attack", sheathed, [], weapon="ordinary")

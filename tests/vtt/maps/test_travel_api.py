@@ -12,6 +12,7 @@ dungeon, which starts dungeon turns with the day's threshold.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -165,6 +166,11 @@ def run_journey(j: Journey) -> dict[str, Any]:
     m = j.map
     m.refresh_from_db()
     assert [m.true_col, m.true_row] == true_cell and m.party_col is None
+    # issue 18 item 9: the referee's line names the directions in the reader's language
+    lost_line = TableEvent.objects.filter(kind="travel", visibility="blind").last()
+    text = lost_line.payload["text"]
+    assert re.search(r"\d \((С|СВ|ЮВ|Ю|ЮЗ|СЗ)\)", text["ru"]), text
+    assert re.search(r"\d \((N|NE|SE|S|SW|NW)\)", text["en"]), text
     return {"true_cell": true_cell, "encounter": encounter, "drift": drift}
 
 

@@ -179,6 +179,10 @@ def test_conspicuous_action_makes_an_extra_encounter_check(table, api_for):
     )
     check = TableEvent.objects.get(campaign=crows, kind="turn.encounter_check")
     assert check.visibility == "blind" and 1 <= check.payload["roll"] <= 10
+    # Issue 18 item 8: the log line read «порог встречи {threshold}»: the extra check carried
+    # its threshold and result one level down, unlike the end-of-turn check.
+    assert check.payload["threshold"] == 9 and check.payload["turn"] == 1
+    assert check.payload["result"] in ("none", "sign", "immediate")
     api_for(table.referee).post(url, {"action": "pause"}, format="json")
     api_for(table.referee).post(
         url, {"action": "configure", "public_encounters": True}, format="json"
@@ -187,3 +191,23 @@ def test_conspicuous_action_makes_an_extra_encounter_check(table, api_for):
     api_for(table.referee).post(url, {"action": "encounter"}, format="json")
     last = TableEvent.objects.filter(campaign=crows, kind="turn.encounter_check").last()
     assert last.visibility == "everyone"
+
+
+def test_the_clock_row_numbers_the_turns_in_every_result(table):
+    """Issue 18 item 8: after a stop and a start the clock counted turn 2 while the rules'
+    copy still said 1, so the log read «Конец хода подземелья 1» under «Ход 2» and the next
+    turn started as 2 again. The clock row is the one source of the number."""
+    crows = _crows_running(table)
+    clock.clock_stop(campaign=crows, actor=table.referee)
+    clock.clock_start(campaign=crows, actor=table.referee)
+    row = DungeonClock.objects.get(campaign=crows)
+    assert row.turn == 2
+    DungeonClock.objects.filter(pk=row.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert clock.end_turn(crows.pk, 2, dice=RandomDice()) == clock.ENDED
+    events = TableEvent.objects.filter(campaign=crows, kind__startswith="turn.")
+    by_type = {e.payload.get("type", e.kind): e.payload for e in events}
+    assert by_type["turn.ended"]["turn"] == 2
+    assert by_type["turn_ended"]["turn"] == 2
+    assert by_type["turn_started"]["turn"] == 3
+    assert DungeonClock.objects.get(campaign=crows).turn == 3
+    assert DungeonClock.objects.get(campaign=crows).ruleset_state["turn"] == 3

@@ -187,6 +187,24 @@ def test_quick_dice_button_rolls_its_notation(table, client_for):
     assert Roll.objects.get().notation == "1d20"
 
 
+def test_a_roll_clears_its_label_for_the_next_one(table, client_for):
+    """Issue 18 item 15: the label ("What for?") stayed in the form after a roll, so the next
+    quick d20 went out under it. The answer swaps in an empty label field out of band."""
+    response = client_for(table.player).post(
+        roll_url(table),
+        {"notation": "1d20", "label": "Скрытность", "idempotency_key": "label-key"},
+        **HTMX,
+    )
+    assert response.status_code == 201
+    field = re.search(r'<input id="roll-label"[^>]*>', response.content.decode())
+    assert field and 'hx-swap-oob="true"' in field.group() and 'value=""' in field.group()
+    page = client_for(table.player).get(page_url(table)).content.decode()
+    assert (
+        'id="roll-label"' in page
+        and "hx-swap-oob" not in re.search(r'<input id="roll-label"[^>]*>', page).group()
+    )
+
+
 def test_resubmitting_the_same_key_rolls_once(table, client_for):
     client = client_for(table.player)
     data = {"notation": "4d6kh3", "idempotency_key": "double-click"}

@@ -290,15 +290,16 @@ def test_the_players_deal_text_names_no_hidden_participant(sw, cast, api_for):
     events = TableEvent.objects.filter(kind="tablestate", payload__action="deal_round")
     public = next(e for e in events if e.visibility == "everyone")
     full = next(e for e in events if e.visibility == "blind")
+    # issue 18 item 9: the log names the participants instead of their ids ("c12")
     assert public.payload["outcome"]["text"] == {
-        "ru": f"Раунд 1: c{a.pk} (К♠), c{b.pk} (К♥).",
-        "en": f"Round 1: c{a.pk} (K♠), c{b.pk} (K♥).",
+        "ru": f"Раунд 1: {a.name} (К♠), {b.name} (К♥).",
+        "en": f"Round 1: {a.name} (K♠), {b.name} (K♥).",
     }
-    assert f"c{villain.pk}" in full.payload["outcome"]["text"]["ru"]
-    assert "x:засада" in full.payload["outcome"]["text"]["ru"]
+    assert villain.name in full.payload["outcome"]["text"]["ru"]
+    assert "Засада (7♣)" in full.payload["outcome"]["text"]["ru"]
     url = f"/api/campaigns/{sw.campaign.pk}/events/?since=0&limit=1000"
     blob = json.dumps(api_for(sw.player).get(url).json(), ensure_ascii=False).casefold()
-    assert "засада" not in blob and f"c{villain.pk} " not in blob and "джокер" not in blob
+    assert "засада" not in blob and villain.name.casefold() not in blob and "джокер" not in blob
 
 
 def test_level_headed_draws_two_and_keeps_the_best(sw):

@@ -47,7 +47,7 @@ def _tales() -> list[dict[str, Any]]:
                 "stats": dict(wolf.stats),
                 "hp": wolf.stats["str"],
                 "max_hp": wolf.stats["str"],
-                "natural": {"name": "Клыки / Fangs", "damage": wolf.damage, "armour": wolf.armour},
+                "natural": {"name": "Клыки", "damage": wolf.damage, "armour": wolf.armour},
             },
             note=_t(
                 "Как призванный волк: сила 10, ловкость 13, разум 6.",
@@ -83,7 +83,7 @@ def _tales() -> list[dict[str, Any]]:
                     "hp": entity.stats["str"],
                     "max_hp": entity.stats["str"],
                     "natural": {
-                        "name": "Удар / Slam",
+                        "name": "Удар",
                         "damage": entity.damage,
                         "armour": entity.armour,
                     },
@@ -253,8 +253,8 @@ def _savage_worlds() -> list[dict[str, Any]]:
             },
         )
 
-    fighting = ("fighting", "Драка / Fighting")
-    notice = ("notice", "Внимание / Notice")
+    fighting = ("fighting", "Драка")
+    notice = ("notice", "Внимание")
     return [
         npc(
             "goblin",
@@ -263,7 +263,7 @@ def _savage_worlds() -> list[dict[str, Any]]:
             False,
             ("d8", "d6", "d6", "d4", "d6"),
             [(*fighting, "d6"), (*notice, "d6")],
-            [("Копьё / Spear", "Str+d6")],
+            [("Копьё", "Сила+к6")],
             pace=5,
         ),
         npc(
@@ -273,7 +273,7 @@ def _savage_worlds() -> list[dict[str, Any]]:
             False,
             ("d6", "d4", "d6", "d8", "d8"),
             [(*fighting, "d8"), (*notice, "d4")],
-            [("Топор / Axe", "Str+d6")],
+            [("Топор", "Сила+к6")],
             armor=1,
         ),
         npc(
@@ -283,7 +283,7 @@ def _savage_worlds() -> list[dict[str, Any]]:
             False,
             ("d6", "d6", "d6", "d6", "d6"),
             [(*fighting, "d6"), (*notice, "d6")],
-            [("Короткий меч / Short sword", "Str+d4")],
+            [("Короткий меч", "Сила+к4")],
         ),
         npc(
             "bandit_chief",
@@ -292,7 +292,7 @@ def _savage_worlds() -> list[dict[str, Any]]:
             True,
             ("d8", "d6", "d8", "d8", "d8"),
             [(*fighting, "d10"), (*notice, "d8")],
-            [("Длинный меч / Long sword", "Str+d8")],
+            [("Длинный меч", "Сила+к8")],
             armor=2,
         ),
     ]
