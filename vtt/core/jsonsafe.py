@@ -16,6 +16,7 @@ file imports) reads through here."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -27,6 +28,7 @@ from rest_framework.exceptions import ParseError, ValidationError
 MAX_DEPTH = 64
 # One wording for every refusal of unstorable text (rendered in the reader's language).
 BAD_TEXT = gettext_lazy("Text may not contain NUL characters or unpaired surrogate code points.")
+NOT_FINITE = gettext_lazy("Numbers must be finite.")
 # A lone surrogate (U+D800–U+DFFF: valid only in pairs, which json.loads joins) or NUL.
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 
@@ -37,16 +39,26 @@ class TooDeep(ValueError):
 
 class BadText(ValueError):
     """A string (or a key) holding NUL or a lone surrogate; ``field`` says where, as a dotted
-    path (``entries.0.text``; empty for the document itself)."""
+    path (``entries.0.text``; empty for the document itself). ``NotFinite`` is its kin for
+    numbers."""
 
     def __init__(self, field: str) -> None:
-        super().__init__(f"NUL or a lone surrogate at {field or 'the top level'}")
+        super().__init__(f"{type(self).__name__} at {field or 'the top level'}")
         self.field = field
+
+    message_text = BAD_TEXT
 
     @property
     def message(self) -> str:
-        """The refusal in the active language (never the bad text itself)."""
-        return str(BAD_TEXT)
+        """The refusal in the active language (never the bad value itself)."""
+        return str(self.message_text)
+
+
+class NotFinite(BadText):
+    """A number too large for a float (``1e400`` reads as infinity): nothing can store it,
+    and JSON cannot carry it back."""
+
+    message_text = NOT_FINITE
 
 
 def has_bad_text(text: str) -> bool:
@@ -59,12 +71,15 @@ def _refuse_constant(name: str) -> Any:
 
 
 def check(value: Any, limit: int = MAX_DEPTH) -> Any:
-    """Return ``value`` or raise ``TooDeep`` or ``BadText``; iterative, so it cannot overflow
-    itself, and numbers are not even visited (a path of 250,000 of them costs one pass)."""
+    """Return ``value`` or raise ``TooDeep``, ``BadText`` or ``NotFinite``; iterative, so it
+    cannot overflow itself; leaves are looked at in place, never stacked (250,000 numbers cost
+    one pass)."""
     if isinstance(value, str):
         if has_bad_text(value):
             raise BadText("")
         return value
+    if isinstance(value, float) and not math.isfinite(value):
+        raise NotFinite("")
     # (container, depth, trail): a trail is (parent trail, key), its name built only on error
     stack: list[tuple[Any, int, Any]] = [(value, 1, None)]
     while stack:
@@ -86,6 +101,8 @@ def check(value: Any, limit: int = MAX_DEPTH) -> Any:
                     raise BadText(_name((trail, key)))
             elif isinstance(child, dict | list):
                 stack.append((child, depth + 1, (trail, key)))
+            elif isinstance(child, float) and not math.isfinite(child):
+                raise NotFinite(_name((trail, key)))
     return value
 
 

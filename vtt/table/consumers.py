@@ -136,6 +136,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             frame = jsonsafe.loads(raw)
+        except jsonsafe.NotFinite:
+            await self._error("bad_number", jsonsafe.NOT_FINITE)
+            return
         except jsonsafe.BadText:
             await self._error("bad_text", jsonsafe.BAD_TEXT)
             return
