@@ -94,10 +94,12 @@ def capped_body(data: Any, limit: int = MAX_ERRORS) -> Any:
         text = data if len(data) <= MESSAGE_MAX else data[: MESSAGE_MAX - 1] + "…"
         return text.encode("utf-8", "replace").decode("utf-8")
     if isinstance(data, dict):
-        items = list(data.items())
+        more = data.get("more") if isinstance(data.get("more"), int) else 0  # counted already
+        items = [(k, v) for k, v in data.items() if not (k == "more" and more)]
         out = {capped_body(k, limit): capped_body(v, limit) for k, v in items[:limit]}
-        if len(items) > limit:
-            out["more"] = len(items) - limit
+        more += max(0, len(items) - limit)
+        if more:
+            out["more"] = more
         return out
     if isinstance(data, list | tuple):
         out_list = [capped_body(v, limit) for v in data[:limit]]

@@ -42,9 +42,10 @@ def quote(value: Any) -> str:
 
 
 def capped(errors: dict[Any, Any], more: int) -> ValidationError:
-    """The first item errors and a count of the rest (``more``), as one ValidationError."""
+    """The first item errors and how many more there were (``"more": <n>``, as
+    ``vtt.core.errors.capped_body`` counts what it leaves out), as one ValidationError."""
     if more:
-        errors["more"] = [_("And %(n)d more errors.") % {"n": more}]
+        errors["more"] = more
     return ValidationError(errors)
 
 
