@@ -70,6 +70,9 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+CONTAINERS = (dict, list)
+
+
 def check(value: Any, limit: int = MAX_DEPTH) -> Any:
     """Return ``value`` or raise ``TooDeep``, ``BadText`` or ``NotFinite``; iterative, so it
     cannot overflow itself; leaves are looked at in place, never stacked (250,000 numbers cost
@@ -96,12 +99,15 @@ def check(value: Any, limit: int = MAX_DEPTH) -> Any:
         if depth > limit:
             raise TooDeep(f"JSON nested deeper than {limit} levels")
         for key, child in pairs:
-            if isinstance(child, str):
+            kind = type(child)  # exact types first: a body of numbers costs one test each
+            if kind is int or kind is bool or child is None:
+                continue
+            if kind is str or isinstance(child, str):
                 if has_bad_text(child):
                     raise BadText(_name((trail, key)))
-            elif isinstance(child, dict | list):
+            elif isinstance(child, CONTAINERS):
                 stack.append((child, depth + 1, (trail, key)))
-            elif isinstance(child, float) and not math.isfinite(child):
+            elif kind is float and not math.isfinite(child):
                 raise NotFinite(_name((trail, key)))
     return value
 
