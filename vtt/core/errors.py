@@ -94,7 +94,9 @@ def capped_body(data: Any, limit: int = MAX_ERRORS) -> Any:
         text = data if len(data) <= MESSAGE_MAX else data[: MESSAGE_MAX - 1] + "…"
         return text.encode("utf-8", "replace").decode("utf-8")
     if isinstance(data, dict):
-        more = data.get("more") if isinstance(data.get("more"), int) else 0  # counted already
+        # a count made already (DRF's ValidationError turns it into text)
+        prior = str(data.get("more", ""))
+        more = int(prior) if prior.isdigit() else 0
         items = [(k, v) for k, v in data.items() if not (k == "more" and more)]
         out = {capped_body(k, limit): capped_body(v, limit) for k, v in items[:limit]}
         more += max(0, len(items) - limit)
