@@ -254,3 +254,89 @@ def test_moves_are_rate_limited_per_user(table, api_for):
     assert TableEvent.objects.filter(campaign=table.campaign).count() == events  # no roll
     # the referee's bucket is their own
     assert api_for(table.referee).post(url, body, format="json").status_code == 201
+
+
+# --- lists far over their cap: refused before any item is read (issue 18) -----------------------
+
+OVERSIZED_INTS = 250_000  # the issue's path: 1.9 MB of JSON, under the 2 MB body limit
+
+
+def _oversized(count: int) -> str:
+    """The issue's body: ``count`` six-digit integers in one list, as raw JSON text (each
+    is a bad square, so DRF used to build an error for every one of them)."""
+    return "[" + ",".join(str(100_000 + n % 900_000) for n in range(count)) + "]"
+
+
+@pytest.mark.django_db
+def test_fifty_oversized_lists_keep_memory_flat_and_error_bodies_small(table, api_for, settings):
+    """A 250,000-integer path took 4.6 s and answered a 24 MB error body (13 of them took a
+    web process from 136 MB to 1.9 GB). Lists are now capped before their items are read:
+    each of 50 such requests (path, fog, terrain and features in turn) is a small 400, the
+    process's peak memory stays where the first requests left it, and nothing is kept."""
+    import gc
+    import json
+    import resource
+
+    from vtt.maps.battle import MAX_PATH
+    from vtt.maps.services import MAX_CELLS_PER_REQUEST
+
+    settings.RATE_LIMIT_REFILL_FACTOR = 1e9  # the buckets have their own tests above
+    referee = api_for(table.referee)
+    base = f"/api/campaigns/{table.campaign.pk}/maps"
+    map_id = referee.post(f"{base}/", {"name": "Склеп"}, format="json").json()["map"]["id"]
+    token = referee.post(
+        f"{base}/{map_id}/tokens/", {"name": "Ава", "col": 0, "row": 0}, format="json"
+    ).json()["id"]
+    cells = _oversized(OVERSIZED_INTS)
+    assert 1_700_000 < len(cells) < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    assert max(MAX_PATH, MAX_CELLS_PER_REQUEST) < OVERSIZED_INTS
+    requests = [
+        (f"{base}/{map_id}/tokens/{token}/move/", '{"col": 1, "row": 1, "path": ' + cells + "}"),
+        (f"{base}/{map_id}/fog/", '{"mode": "reveal", "cells": ' + cells + "}"),
+        (f"{base}/{map_id}/terrain/", '{"terrain": "", "cells": ' + cells + "}"),
+        (f"{base}/{map_id}/features/", '{"cover": "wall", "cells": ' + cells + "}"),
+    ]
+    peaks, held = [], []
+    for n in range(50):
+        url, body = requests[n % len(requests)]
+        response = referee.generic("POST", url, body, "application/json")
+        assert response.status_code == 400, (url, response.status_code)
+        assert len(response.content) < 2000, (url, len(response.content))
+        field = "path" if "move" in url else "cells"
+        answer = json.loads(response.content)
+        assert field in answer or field in answer.get("fields", {}), response.content[:300]
+        del response
+        peaks.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)  # Linux: KiB
+        gc.collect()
+        held.append(len(gc.get_objects()))
+    mb = 1024 * 1024
+    # flat: after the first round of each kind, the process's peak memory does not grow
+    # (before, 13 such requests took a web process from 136 MB to 1.9 GB), and no objects
+    # are kept from one request to the next
+    assert peaks[-1] - peaks[3] < 16 * mb, [p // mb for p in peaks]
+    assert held[-1] - held[3] < 1000, held
+
+
+@pytest.mark.django_db
+def test_an_error_body_lists_the_first_errors_and_counts_the_rest(table, api_for):
+    """40,000 bad squares (under the cap) are 10 errors and a count, not 40,000 errors."""
+    import json
+
+    from vtt.core.errors import MAX_ERRORS
+    from vtt.maps.services import MAX_CELLS_PER_REQUEST
+
+    referee = api_for(table.referee)
+    base = f"/api/campaigns/{table.campaign.pk}/maps"
+    map_id = referee.post(f"{base}/", {"name": "Склеп"}, format="json").json()["map"]["id"]
+    bad = [["x", "y"]] * MAX_CELLS_PER_REQUEST
+    response = referee.post(f"{base}/{map_id}/fog/", {"mode": "hide", "cells": bad}, format="json")
+    assert response.status_code == 400
+    assert len(response.content) < 4000, len(response.content)
+    errors = json.loads(response.content)["cells"]
+    assert [k for k in errors if k != "more"] == [str(n) for n in range(MAX_ERRORS)]
+    assert errors["more"] == MAX_CELLS_PER_REQUEST - MAX_ERRORS
+    # one past the cap is refused before any square is read, with one message
+    over = [[0, 0]] * (MAX_CELLS_PER_REQUEST + 1)
+    response = referee.post(f"{base}/{map_id}/fog/", {"mode": "hide", "cells": over}, format="json")
+    assert response.status_code == 400
+    assert len(json.loads(response.content)["cells"]) == 1

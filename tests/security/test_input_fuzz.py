@@ -364,3 +364,146 @@ def test_ids_past_the_integer_range_are_404_or_400(world: World, db):
         response = api.post(url, body, format="json")
         assert response.status_code == 400, (url, response.status_code, response.content[:200])
         assert _messages(response.json())
+
+
+# --- text nothing can store or send: lone surrogates and NUL (issue 18) --------------------------
+#
+# Before: a 500 in each of these places. DRF echoed the value in its error ("\ud800" is not a
+# valid choice) and the answer could not be encoded; PostgreSQL refused NUL or a surrogate on
+# write. Now the JSON entry point refuses both, with a 400 naming where they were.
+
+UNSTORABLE = ("\ud800", "\udc00", "x\u0000y")
+
+
+def _raw(body: Any) -> str:
+    """JSON as a client sends it: ASCII, so a lone surrogate travels as its escape."""
+    return json.dumps(body)
+
+
+def _no_writes(queries) -> bool:
+    return not any(
+        q["sql"].lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE")
+        for q in queries.captured_queries
+    )
+
+
+def _names_field(body: dict, field: str) -> bool:
+    return field in body or field in (body.get("fields") or {})
+
+
+def _unstorable_cases(world: World) -> list[tuple[str, str, str, Any, str]]:
+    """(role, method, url, body, the field the answer names) for each place of the issue."""
+    from vtt.prep.models import RandomTable, Room
+
+    dw = world.campaigns["dungeon_world"]
+    base = f"/api/campaigns/{dw.pk}"
+    pc = Character.objects.filter(campaign=dw, owner=world.users["player"]).first()
+    room = f"{base}/prep/rooms/{Room.objects.filter(dungeon__campaign=dw).first().pk}/"
+    rolls = f"{base}/rolls/"
+    table = RandomTable.objects.filter(campaign=dw).first()
+    entry = [{"min": 1, "max": 2, "text": "Крыса"}]
+
+    def cases(bad: str) -> list[tuple[str, str, str, Any, str]]:
+        sheet = {"name": "Ава", "look": bad}
+        return [
+            ("player", "post", rolls, {"notation": "1d6", "visibility": bad}, "visibility"),
+            ("player", "post", rolls, {"notation": bad}, "notation"),
+            ("player", "post", f"{base}/chat/", {"text": "ш", "visibility": bad}, "visibility"),
+            ("referee", "post", f"{base}/characters/", {"name": "Икс", "kind": bad}, "kind"),
+            ("player", "patch", "/api/me/", {"language": bad}, "language"),
+            ("referee", "post", f"{base}/clock/", {"action": bad}, "action"),
+            ("player", "put", f"/api/characters/{pc.pk}/",
+             {"state": sheet, "version": pc.version}, "state.look"),
+            ("referee", "post", f"{base}/characters/import/",
+             {"format": "vtt-character", "character": {"name": bad}}, "character.name"),
+            ("referee", "post", f"{base}/prep/tables/",
+             {"key": "t2", "name": "Т", "formula": "1d2", "entries": [{**entry[0], "text": bad}]},
+             "entries.0.text"),
+            ("referee", "put", f"{base}/prep/tables/{table.pk}/",
+             {"key": bad, "name": "Т", "formula": "1d2", "entries": entry}, "key"),
+            ("referee", "post", f"{base}/prep/tables/import/",
+             {"tables": [{"key": "t3", "name": bad, "formula": "1d2", "entries": entry}]},
+             "tables.0.name"),
+            ("referee", "patch", room, {"treasure": [bad]}, "treasure.0"),
+            ("referee", "patch", room, {"cells": bad}, "cells"),
+            ("referee", "patch", room, {"text": bad}, "text"),
+            ("referee", "post", f"{base}/maps/", {"name": bad}, "name"),
+        ]  # fmt: skip
+
+    return [case for bad in UNSTORABLE for case in cases(bad)]
+
+
+def test_unstorable_text_is_a_400_naming_the_field_and_changes_nothing(world: World, db):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cases = _unstorable_cases(world)
+    assert len(cases) == 15 * len(UNSTORABLE)
+    for role, method, url, body, field in cases:
+        client = world.client(role)
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            response = client.generic(method.upper(), url, _raw(body), "application/json")
+            transaction.set_rollback(True)
+        label = (method, url, field, body)
+        assert response.status_code == 400, (label, response.status_code, response.content[:300])
+        answer = response.json()
+        assert _names_field(answer, field), (label, answer)
+        assert _messages(answer), label
+        assert "\\ud" not in response.content.decode().lower(), label  # never echoed
+        assert _no_writes(queries), (label, queries.captured_queries[-3:])
+
+
+def test_an_uploaded_tables_file_with_unstorable_text_is_a_400(world: World, db):
+    dw = world.campaigns["dungeon_world"]
+    referee = world.client("referee")
+    text = _raw([{"key": "t4", "name": "\ud800", "formula": "1d2", "entries": [
+        {"min": 1, "max": 2, "text": "Крыса"}]}])  # fmt: skip
+    response = referee.post(
+        f"/api/campaigns/{dw.pk}/prep/tables/import/",
+        {"file": SimpleUploadedFile("t.json", text.encode())},
+    )
+    assert response.status_code == 400, response.content[:300]
+    body = response.json()
+    assert body["code"] == "import_bad_text" and "file" in body["fields"], body
+
+
+# --- strict types: what a JSON body says is what it means (issue 18) -----------------------------
+
+
+def test_json_values_of_the_wrong_type_are_refused_not_coerced(world: World, db):
+    """{"name": 123} was stored as "123", "yes" read as true, a full-width "１" as 1, and
+    {"notation": 123} rolled nothing: each is now a 400 naming the field."""
+    from vtt.maps.models import Map, Token
+
+    dw = world.campaigns["dungeon_world"]
+    base = f"/api/campaigns/{dw.pk}"
+    game_map = Map.objects.filter(campaign=dw).first()
+    token = Token.objects.filter(map=game_map).first()
+    referee, player = world.client("referee"), world.client("player")
+    cases = [
+        (referee, "post", f"{base}/characters/", {"name": 123}, "name"),
+        (referee, "patch", f"{base}/maps/{game_map.pk}/tokens/{token.pk}/", {"hidden": "yes"},
+         "hidden"),
+        (referee, "patch", f"{base}/maps/{game_map.pk}/tokens/{token.pk}/", {"col": "１"}, "col"),
+        (referee, "patch", f"{base}/maps/{game_map.pk}/tokens/{token.pk}/", {"col": "2"}, "col"),
+        (referee, "patch", f"{base}/maps/{game_map.pk}/tokens/{token.pk}/", {"col": True}, "col"),
+        (player, "post", f"{base}/rolls/", {"notation": 123}, "notation"),
+        (player, "post", f"{base}/rolls/", {"notation": "1d6", "visibility": 1}, "visibility"),
+        (referee, "post", f"{base}/prep/tables/",
+         {"key": "t5", "name": 7, "formula": "1d2", "weights": "yes",
+          "entries": [{"min": 1, "max": 2, "text": 5}]}, "name"),
+    ]  # fmt: skip
+    for client, method, url, body, field in cases:
+        with transaction.atomic():
+            rolls, versions = Roll.objects.count(), _sheet_versions(dw)
+            response = getattr(client, method)(url, body, format="json")
+            assert response.status_code == 400, (url, body, response.content[:300])
+            answer = response.json()
+            assert _names_field(answer, field), (body, answer)
+            assert Roll.objects.count() == rolls and _sheet_versions(dw) == versions
+            transaction.set_rollback(True)
+    # a form still sends only strings: the roll bar's "2" and the checkbox's "on" still work
+    form = Client(HTTP_HOST="localhost")
+    form.force_login(world.users["player"])
+    response = form.post(f"/campaigns/{dw.pk}/table/roll/", {"notation": "1d6"})
+    assert response.status_code in (200, 201, 302), response.status_code

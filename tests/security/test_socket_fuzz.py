@@ -118,7 +118,15 @@ def test_random_frames_get_an_answer_and_the_socket_stays_open(table, role):
         ("[" * 5000 + "]" * 5000, "bad_json"),  # RecursionError in json.loads: used to crash
         ('{"type": "hello", "last_seq": ' + "[" * 3000 + "]" * 3000 + "}", "bad_json"),
         ('{"type": "ping", "t": ' + "[" * 70 + "]" * 70 + "}", "bad_json"),  # past MAX_DEPTH
-        ('{"type": "hello", "last_seq": 1e400}', "bad_seq"),
+        # 1e400 reads as infinity, which no frame can carry back: refused as it arrives
+        ('{"type": "hello", "last_seq": 1e400}', "bad_number"),
+        # issue 18: a lone surrogate echoed in the pong closed the socket with 1011
+        ('{"type": "ping", "t": "\\ud800"}', "bad_text"),
+        ('{"type": "ping", "t": {"k": ["\\udfff"]}}', "bad_text"),
+        ('{"type": "ping", "t": "a\\u0000b"}', "bad_text"),
+        ('{"type": "ping", "t": NaN}', "bad_json"),  # not JSON: a browser cannot read it back
+        ('{"type": "ping", "t": -Infinity}', "bad_json"),
+        ('{"type": "ping", "t": [1, 1e400]}', "bad_number"),
         ('{"type": "hello", "last_seq": 99999999999999999999999999}', "bad_seq"),
         ('{"type": "replay", "since": true}', "bad_seq"),
         ('{"type": {"nested": 1}}', "bad_frame"),

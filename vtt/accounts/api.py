@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -22,6 +22,7 @@ from vtt.accounts.services import (
     login_wait,
     user_set_language,
 )
+from vtt.core import serializers
 
 
 class MeSerializer(serializers.Serializer):

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status, viewsets
+from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from systems import RULESET_KEYS
 from vtt.campaigns import selectors, services
 from vtt.campaigns.models import INVITABLE_ROLES, Campaign, Invite, Membership, Role
+from vtt.core import serializers
 from vtt.permissions import Action, authorize
 
 

@@ -75,6 +75,7 @@ from systems import get_ruleset
 from systems.core.ruleset import RulesError
 from vtt.accounts.models import PUBLIC_NAME_MAX, User
 from vtt.campaigns.models import Campaign
+from vtt.core import jsonsafe
 from vtt.table.events import canonical, chain_hash, hash_body, verify_chain
 from vtt.table.models import GENESIS_HASH, ClockState, EventCursor, TableEvent
 
@@ -404,8 +405,8 @@ def _jsonl(data: bytes, member: str) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except (ValueError, RecursionError) as exc:
+            row = jsonsafe.loads(line)  # NUL or a lone surrogate would reach the database
+        except ValueError as exc:
             raise ArchiveError(f"{member} line {number}: not JSON ({exc})") from exc
         if not isinstance(row, dict):
             raise ArchiveError(f"{member} line {number}: not a JSON object")

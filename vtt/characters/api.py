@@ -8,7 +8,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +19,7 @@ from vtt.campaigns.models import Role
 from vtt.characters import services
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
 from vtt.characters.visibility import can_see_full, public_state
-from vtt.core import jsonsafe
+from vtt.core import jsonsafe, serializers
 from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket

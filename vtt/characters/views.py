@@ -428,6 +428,8 @@ def character_import(request: HttpRequest, pk: int) -> HttpResponse:
                 raise Invalid(_("The file is too large (at most 512 KB)."), code="too_large")
             try:
                 data = jsonsafe.loads(upload.read().decode("utf-8"))
+            except jsonsafe.BadText as exc:
+                raise Invalid(exc.message, code="bad_text") from None
             except (UnicodeDecodeError, ValueError):
                 raise Invalid(_("This is not a JSON file."), code="bad_json") from None
             character = services.character_import(

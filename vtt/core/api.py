@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from vtt.core.errors import ServiceError, out_of_range
+from vtt.core.errors import ServiceError, capped_body, out_of_range
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -19,7 +20,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if exc.extra.get("retry_after"):  # a 429 says when to come back, as the pages' do
             response["Retry-After"] = str(exc.extra["retry_after"])
         return response
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(exc, ValidationError):
+        response.data = capped_body(response.data)
+    return response
 
 
 # The 200 answer of list endpoints that build their items by hand: a JSON array of objects.

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+# Errors one answer lists per field, list or dict (the rest are counted); a 250,000-item body
+# must not come back as 250,000 messages.
+MAX_ERRORS = 10
+# Characters of one error message an answer may carry.
+MESSAGE_MAX = 500
+
 
 class ServiceError(Exception):
     """A refused write. Nothing has changed when it is raised (services run in a transaction)."""
@@ -32,7 +38,7 @@ class ServiceError(Exception):
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"detail": self.message, "code": self.code}
         if self.fields:
-            data["fields"] = self.fields
+            data["fields"] = capped_body(self.fields)
         data.update(self.extra)
         return data
 
@@ -77,3 +83,29 @@ def out_of_range(exc: BaseException) -> Invalid | None:
     if isinstance(exc, OverflowError) or getattr(cause, "sqlstate", None) == "22003":
         return Invalid(_("A number is out of range."), code="out_of_range")
     return None
+
+
+def capped_body(data: Any, limit: int = MAX_ERRORS) -> Any:
+    """An error body that stays small and can always be sent: at most ``limit`` entries per
+    dict or list (then ``"more": <how many were left out>``), messages cut to
+    ``MESSAGE_MAX``, and text that UTF-8 cannot encode (a lone surrogate echoed back from the
+    request) replaced, so the answer itself never fails."""
+    if isinstance(data, str):
+        text = data if len(data) <= MESSAGE_MAX else data[: MESSAGE_MAX - 1] + "…"
+        return text.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(data, dict):
+        # a count made already (DRF's ValidationError turns it into text)
+        prior = str(data.get("more", ""))
+        more = int(prior) if prior.isdigit() else 0
+        items = [(k, v) for k, v in data.items() if not (k == "more" and more)]
+        out = {capped_body(k, limit): capped_body(v, limit) for k, v in items[:limit]}
+        more += max(0, len(items) - limit)
+        if more:
+            out["more"] = more
+        return out
+    if isinstance(data, list | tuple):
+        out_list = [capped_body(v, limit) for v in data[:limit]]
+        if len(data) > limit:
+            out_list.append({"more": len(data) - limit})
+        return out_list
+    return data

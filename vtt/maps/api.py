@@ -13,7 +13,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from systems.crows import travel as travel_rules
 from vtt.characters.api import outcome_for
 from vtt.characters.models import Character
+from vtt.core import serializers
 from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
@@ -31,6 +32,12 @@ from vtt.maps.models import DistanceUnit, GridKind, HexOrientation, Light, Map, 
 from vtt.permissions import Action, authorize
 
 ATTACK_BUCKET = TokenBucket("move", burst=10, per_second=2)  # shared with sheet moves
+
+
+def cell() -> serializers.ListField:
+    """A square, [column, row]. Lists of squares are capped by the largest map's squares (or
+    the longest path) before any square is read."""
+    return serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
 
 
 class MapSettingsRequest(serializers.Serializer):
@@ -56,8 +63,7 @@ class MapActivateRequest(serializers.Serializer):
 class MapFogRequest(serializers.Serializer):
     mode = serializers.ChoiceField(choices=["reveal", "hide"])
     cells = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
-        required=False,
+        child=cell(), max_length=services.MAX_CELLS_PER_REQUEST, required=False
     )
     rect = serializers.ListField(
         child=serializers.IntegerField(), min_length=4, max_length=4, required=False
@@ -81,9 +87,9 @@ class MapTokenMoveRequest(serializers.Serializer):
     col = serializers.IntegerField()
     row = serializers.IntegerField()
     path = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        child=cell(),
         required=False,
-        max_length=200,
+        max_length=battle.MAX_PATH,
         help_text="Crows combat: the squares entered, [[col, row], …], ending on col, row",
     )
 
@@ -97,15 +103,11 @@ class MapNoteRequest(serializers.Serializer):
 
 class MapTerrainRequest(serializers.Serializer):
     terrain = serializers.CharField(allow_blank=True, help_text="A terrain key; empty clears")
-    cells = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
-    )
+    cells = serializers.ListField(child=cell(), max_length=services.MAX_CELLS_PER_REQUEST)
 
 
 class MapFeaturesRequest(serializers.Serializer):
-    cells = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
-    )
+    cells = serializers.ListField(child=cell(), max_length=services.MAX_CELLS_PER_REQUEST)
     cover = serializers.CharField(required=False, allow_blank=True, help_text="wall, low or ''")
     height = serializers.IntegerField(required=False, help_text="Squares above the floor")
     light = serializers.CharField(required=False, allow_blank=True, help_text="bright, dim, dark")

@@ -194,7 +194,8 @@ def _cell(m: Map, value: Any, field: str = "cell") -> tuple[int, int]:
 def _cells(m: Map, values: Any) -> list[tuple[int, int]]:
     if not isinstance(values, list | tuple):
         raise Invalid(_("Cells are a list of [column, row] pairs."), fields={"cells": ["list"]})
-    if len(values) > MAX_CELLS_PER_REQUEST:
+    if len(values) > min(MAX_CELLS_PER_REQUEST, m.width * m.height):
+        # a request names each square once at most: no more squares than the map has
         raise Invalid(_("Too many cells in one request."), fields={"cells": ["too many"]})
     return [_cell(m, v, "cells") for v in values]
 

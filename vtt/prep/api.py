@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from vtt.characters.api import character_data
+from vtt.core import serializers
 from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
 from vtt.core.jsonsafe import JSONParser
@@ -126,7 +127,9 @@ class PrepTableSerializer(serializers.Serializer):
     weights = serializers.BooleanField(required=False)
     modifier_label = serializers.CharField(required=False, allow_blank=True)
     note = serializers.CharField(required=False, allow_blank=True)
-    entries = serializers.ListField(child=serializers.DictField())
+    entries = serializers.ListField(
+        child=serializers.DictField(), max_length=rolltables.MAX_ENTRIES
+    )
 
 
 class PrepRollRequest(serializers.Serializer):

@@ -66,6 +66,7 @@ MAX_MODIFIER = 1000
 class Problem:
     code: str
     message: str
+    field: str | None = None  # the table's field it is about; None: the entries
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
@@ -76,10 +77,13 @@ class TableInvalid(Invalid):
 
     def __init__(self, problems: list[Problem], *, field: str = "entries") -> None:
         first = problems[0]
+        fields: dict[str, list[str]] = {}
+        for p in problems:
+            fields.setdefault(p.field or field, []).append(p.message)
         super().__init__(
             first.message,
             code=first.code,
-            fields={field: [p.message for p in problems]},
+            fields=fields,
             extra={"problems": [p.as_dict() for p in problems]},
         )
         self.problems = problems
@@ -122,7 +126,7 @@ def _int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and re.fullmatch(r"\s*[-+−]?\d{1,9}\s*", value):
+    if isinstance(value, str) and re.fullmatch(r"\s*[-+−]?[0-9]{1,9}\s*", value):
         return int(value.strip().replace("−", "-"))
     return None
 
@@ -163,25 +167,34 @@ def clean_table(raw: Any) -> dict[str, Any]:
             field="table",
         )
     problems: list[Problem] = []
+    raw = _typed(raw, problems)
     key = clean_key(raw.get("key"))
     if key is None:
         problems.append(
-            Problem("table_key", _("A key is 1 to 60 letters, digits, “_” or “-”, no spaces."))
+            Problem(
+                "table_key",
+                _("A key is 1 to 60 letters, digits, “_” or “-”, no spaces."),
+                "key",
+            )
         )
     name = _text(raw.get("name"))
     if not name or len(name) > MAX_NAME:
         problems.append(
-            Problem("table_name", _("Give the table a name of at most 120 characters."))
+            Problem("table_name", _("Give the table a name of at most 120 characters."), "name")
         )
     note = str(raw.get("note") or "").strip()
     if len(note) > MAX_NOTE:
-        problems.append(Problem("table_note", _("A note is at most 2000 characters.")))
+        problems.append(Problem("table_note", _("A note is at most 2000 characters."), "note"))
     label = _text(raw.get("modifier_label"))
     if len(label) > MAX_LABEL:
         problems.append(
-            Problem("table_modifier_label", _("The modifier's name is at most 60 characters."))
+            Problem(
+                "table_modifier_label",
+                _("The modifier's name is at most 60 characters."),
+                "modifier_label",
+            )
         )
-    weights = raw.get("weights") in (True, 1, "1", "true", "on", "yes")
+    weights = raw.get("weights") is True
     raw_entries = raw.get("entries")
     if not isinstance(raw_entries, list) or not raw_entries:
         problems.append(Problem("table_empty", _("A table needs at least one entry.")))
@@ -232,6 +245,24 @@ def clean_table(raw: Any) -> dict[str, Any]:
     }
 
 
+# The table's own fields and the JSON type each takes (None: absent).
+TEXT_FIELDS = ("key", "name", "formula", "modifier_label", "note")
+
+
+def _typed(raw: dict[str, Any], problems: list[Problem]) -> dict[str, Any]:
+    """``raw`` without fields of the wrong JSON type, each reported: a number is not a name,
+    and ``"yes"`` is not ``true`` (a form's checkbox is turned into a boolean by its view)."""
+    clean = dict(raw)
+    for field in TEXT_FIELDS:
+        if clean.get(field) is not None and not isinstance(clean[field], str):
+            problems.append(Problem("table_not_text", _("This must be text."), field))
+            clean[field] = ""
+    if clean.get("weights") is not None and not isinstance(clean["weights"], bool):
+        problems.append(Problem("table_not_boolean", _("This must be true or false."), "weights"))
+        clean["weights"] = False
+    return clean
+
+
 def _clean_entry(raw: Any, n: int, weights: bool, problems: list[Problem]) -> dict | None:
     if not isinstance(raw, dict):
         problems.append(Problem("table_bad_shape", _("Entry %(n)d is not an object.") % {"n": n}))
@@ -269,7 +300,8 @@ def _clean_entry(raw: Any, n: int, weights: bool, problems: list[Problem]) -> di
             )
             ok = False
         entry["min"], entry["max"] = low, high
-    text = str(raw.get("text") or "").strip()
+    text = raw.get("text")
+    text = text.strip() if isinstance(text, str) else ""  # a number is not a text
     if not text:
         problems.append(Problem("table_entry_text", _("Entry %(n)d needs a text.") % {"n": n}))
         ok = False
@@ -335,7 +367,9 @@ def _clean_entry(raw: Any, n: int, weights: bool, problems: list[Problem]) -> di
 def _formula_bounds(formula: str, problems: list[Problem]) -> tuple[int, int] | None:
     if not formula:
         problems.append(
-            Problem("table_formula", _("Give the table a dice formula, for example 1d6."))
+            Problem(
+                "table_formula", _("Give the table a dice formula, for example 1d6."), "formula"
+            )
         )
         return None
     try:
@@ -345,6 +379,7 @@ def _formula_bounds(formula: str, problems: list[Problem]) -> tuple[int, int] | 
             Problem(
                 f"notation_{exc.code}",
                 _("Formula: %(error)s") % {"error": notation_message(exc)},
+                "formula",
             )
         )
         return None
@@ -355,6 +390,7 @@ def _formula_bounds(formula: str, problems: list[Problem]) -> tuple[int, int] | 
                 "table_formula_span",
                 _("The formula gives %(count)d different totals; a table handles at most %(max)d.")
                 % {"count": count, "max": MAX_SPAN},
+                "formula",
             )
         )
         return None

@@ -406,6 +406,14 @@ def check_map(campaign: Campaign, map_id: Any) -> int | None:
     return value
 
 
+def _too_many_cells() -> Invalid:
+    return Invalid(
+        _("A room has at most %(max)d cells.") % {"max": MAX_CELLS},
+        code="too_many_cells",
+        fields={"cells": [str(MAX_CELLS)]},
+    )
+
+
 def clean_cells(value: Any) -> list[list[int]]:
     """``[[x, y], ...]`` from a list of pairs or text such as ``"3,4; 3,5"`` (duplicates
     dropped, order kept)."""
@@ -418,6 +426,8 @@ def clean_cells(value: Any) -> list[list[int]]:
         pairs = value
     else:
         pairs = [None]
+    if len(pairs) > MAX_CELLS:  # before reading any pair: a body can hold 250,000 of them
+        raise _too_many_cells()
     cells: list[list[int]] = []
     for pair in pairs:
         cell = _cell(pair)
@@ -430,11 +440,7 @@ def clean_cells(value: Any) -> list[list[int]]:
         if cell not in cells:
             cells.append(cell)
     if len(cells) > MAX_CELLS:
-        raise Invalid(
-            _("A room has at most %(max)d cells.") % {"max": MAX_CELLS},
-            code="too_many_cells",
-            fields={"cells": [str(MAX_CELLS)]},
-        )
+        raise _too_many_cells()
     return cells
 
 

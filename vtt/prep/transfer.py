@@ -108,6 +108,8 @@ def detect_format(filename: str | None, text: str) -> str:
 def parse_json(text: str, *, lang: str) -> list[Any]:
     try:
         data = jsonsafe.loads(text)
+    except jsonsafe.BadText as exc:
+        raise _bad(exc.message, "import_bad_text") from exc
     except ValueError as exc:
         line = getattr(exc, "lineno", 0)
         raise _bad(

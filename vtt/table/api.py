@@ -6,12 +6,13 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from vtt.campaigns.models import Role
+from vtt.core import serializers
 from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize

@@ -136,6 +136,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             frame = jsonsafe.loads(raw)
+        except jsonsafe.NotFinite:
+            await self._error("bad_number", jsonsafe.NOT_FINITE)
+            return
+        except jsonsafe.BadText:
+            await self._error("bad_text", jsonsafe.BAD_TEXT)
+            return
         except ValueError:
             await self._error("bad_json", _("The frame is not valid JSON."))
             return
@@ -320,7 +326,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.warning("presence broadcast failed", exc_info=True)
 
     async def _send(self, data: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(data, ensure_ascii=False))
+        await self.send(text_data=jsonsafe.dumps(data))
 
     async def _error(self, code: str, message: Any) -> None:
         """An error frame in the user's language (messages are lazy: rendered here)."""

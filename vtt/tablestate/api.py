@@ -13,13 +13,14 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from vtt.campaigns.models import Role
 from vtt.characters.api import character_data
+from vtt.core import serializers
 from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, authorize_character

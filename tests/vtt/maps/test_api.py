@@ -94,11 +94,15 @@ def test_move_bodies_other_than_two_integers_read_as_the_serializer_reads_them(
     own = mapurl(scene, f"tokens/{scene.pc_token.pk}/move/")
     player = api_for(table.player)
     assert player.post(own, {"col": 2, "row": 2}, format="json").status_code == 200
-    # what DRF's IntegerField takes: numeric strings, whole floats; unknown keys are ignored
-    resp = player.post(own, {"col": "3", "row": 2.0, "note": "x"}, format="json")
+    # unknown keys are ignored
+    resp = player.post(own, {"col": 3, "row": 2, "note": "x"}, format="json")
     assert resp.status_code == 200 and resp.json()["token"]["col"] == 3
     for body, field in (
         ({"col": True, "row": 2}, "col"),  # a bool is no integer to DRF
+        # strict types (issue 18): numeric strings and whole floats are not integers either
+        ({"col": "3", "row": 2}, "col"),
+        ({"col": 3, "row": 2.0}, "row"),
+        ({"col": "３", "row": 2}, "col"),
         ({"col": "три", "row": 2}, "col"),
         ({"col": 2, "row": None}, "row"),
         ({"col": 2.5, "row": 2}, "col"),

@@ -524,12 +524,29 @@ async def test_unknown_field_is_served_by_django(app, tbl, tokens):
         (b"not json", 400),
         (b"[1, 2]", 400),
         (json.dumps({"notation": ""}).encode(), 400),
-        (json.dumps({"notation": 5}).encode(), 201),  # DRF's CharField takes a number
+        (json.dumps({"notation": 5}).encode(), 400),  # strict types (issue 18): not "5"
         (json.dumps({"label": "x"}).encode(), 400),
         (json.dumps({"notation": "1d6", "visibility": "nobody"}).encode(), 400),
         (json.dumps({"notation": "1d6", "label": " padded "}).encode(), 201),
+        # issue 18: a lone surrogate or NUL was a 500 (echoed in DRF's error, refused on write)
+        (b'{"notation": "1d6", "visibility": "\\ud800"}', 400),
+        (b'{"notation": "1d6", "label": "a\\u0000b"}', 400),
+        (b'{"notation": "\\udfff"}', 400),
+        (b'{"notation": "1d6", "label": NaN}', 400),
     ],
-    ids=["not-json", "a-list", "empty", "number", "no-notation", "bad-visibility", "padded"],
+    ids=[
+        "not-json",
+        "a-list",
+        "empty",
+        "number",
+        "no-notation",
+        "bad-visibility",
+        "padded",
+        "surrogate-visibility",
+        "nul-label",
+        "surrogate-notation",
+        "nan-label",
+    ],
 )
 async def test_unusual_bodies_get_djangos_answer(app, tbl, tokens, body, status):
     before = await counts(tbl.campaign.pk)
