@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Ids past the database's integer range in a URL are a 404, not a failed query.
     "vtt.core.middleware.IdRangeMiddleware",
+    # NUL in a form post or a query string is a 400, as in a JSON body.
+    "vtt.core.middleware.FormTextMiddleware",
     "vtt.core.middleware.ServiceErrorMiddleware",
 ]
 

@@ -507,3 +507,41 @@ def test_json_values_of_the_wrong_type_are_refused_not_coerced(world: World, db)
     form.force_login(world.users["player"])
     response = form.post(f"/campaigns/{dw.pk}/table/roll/", {"notation": "1d6"})
     assert response.status_code in (200, 201, 302), response.status_code
+
+
+def test_a_page_form_or_query_with_nul_is_a_400_and_changes_nothing(world: World, db):
+    """Pages that hand ``request.POST`` to a service (the dungeon form, say) reached
+    PostgreSQL with NUL, which refuses it on write (a 500); query strings reach filters."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from vtt.prep.models import Dungeon
+
+    dw = world.campaigns["dungeon_world"]
+    client = Client()
+    client.force_login(world.users["referee"])
+    before = Dungeon.objects.filter(campaign=dw).count()
+    for method, url, data in [
+        (
+            "post",
+            f"/campaigns/{dw.pk}/prep/dungeons/new/",
+            {"name": "Склеп\x00", "description": ""},
+        ),
+        (
+            "post",
+            f"/campaigns/{dw.pk}/prep/dungeons/new/",
+            {"name": "Склеп", "description": "а\x00"},
+        ),
+        ("get", f"/campaigns/{dw.pk}/prep/?q=%00", None),
+        ("get", f"/api/campaigns/{dw.pk}/events/?after=%00", None),
+    ]:
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            if method == "post":
+                response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="ru")
+            else:
+                response = client.get(url, HTTP_ACCEPT_LANGUAGE="ru")
+            transaction.set_rollback(True)
+        assert response.status_code == 400, (url, data, response.status_code)
+        assert "NUL" in response.content.decode(), (url, response.content[:300])
+        assert _no_writes(queries), (url, queries.captured_queries[-3:])
+    assert Dungeon.objects.filter(campaign=dw).count() == before

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from vtt.core.errors import ServiceError, out_of_range
+from vtt.core.errors import Invalid, ServiceError, out_of_range
+from vtt.core.jsonsafe import BAD_TEXT, has_bad_text
 
 
 class ServiceErrorMiddleware:
@@ -23,13 +24,53 @@ class ServiceErrorMiddleware:
         exc = out_of_range(exc) or exc
         if not isinstance(exc, ServiceError):
             return None
-        if getattr(request, "htmx", False):
-            # Show the message in the page's error area, not in place of the panel it targeted.
-            response = render(request, "partials/error.html", {"error": exc}, status=exc.status)
-            response["HX-Retarget"] = "#htmx-errors"
-            response["HX-Reswap"] = "innerHTML"
-            return response
-        return render(request, "error.html", {"error": exc}, status=exc.status)
+        return error_page(request, exc)
+
+
+def error_page(request: HttpRequest, exc: ServiceError) -> HttpResponse:
+    """A refusal as the page (or the htmx fragment) that asked for it shows it."""
+    if getattr(request, "htmx", False):
+        # Show the message in the page's error area, not in place of the panel it targeted.
+        response = render(request, "partials/error.html", {"error": exc}, status=exc.status)
+        response["HX-Retarget"] = "#htmx-errors"
+        response["HX-Reswap"] = "innerHTML"
+        return response
+    return render(request, "error.html", {"error": exc}, status=exc.status)
+
+
+class FormTextMiddleware:
+    """The JSON entry point refuses NUL and lone surrogates (vtt/core/jsonsafe.py); form posts
+    and query strings are the other way text comes in. Pages hand some form fields straight to a
+    service, and PostgreSQL refuses NUL on write (a 500), so such a request is a 400 before any
+    view runs. Form fields arrive decoded as UTF-8, so only NUL can actually appear here."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
+        field = _bad_field(request.GET)
+        if field is None and request.method == "POST" and request.content_type in FORM_TYPES:
+            field = _bad_field(request.POST)
+        if field is None:
+            return None
+        exc = Invalid(str(BAD_TEXT), code="bad_text", fields={field: [str(BAD_TEXT)]})
+        if request.path.startswith("/api/"):
+            return JsonResponse(exc.as_dict(), status=exc.status)
+        return error_page(request, exc)
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _bad_field(data) -> str | None:
+    """The first field whose name or value holds NUL or a lone surrogate, else ``None``."""
+    for key, values in data.lists():
+        if has_bad_text(key) or any(has_bad_text(v) for v in values):
+            return "?" if has_bad_text(key) else key
+    return None
 
 
 # The largest id the database holds (BigAutoField): a bigger one in a URL names nothing.
