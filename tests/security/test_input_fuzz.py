@@ -512,6 +512,9 @@ def test_json_values_of_the_wrong_type_are_refused_not_coerced(world: World, db)
 def test_a_page_form_or_query_with_nul_is_a_400_and_changes_nothing(world: World, db):
     """Pages that hand ``request.POST`` to a service (the dungeon form, say) reached
     PostgreSQL with NUL, which refuses it on write (a 500); query strings reach filters."""
+    from urllib.parse import urlencode
+
+    FORM = "application/x-www-form-urlencoded"
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -536,8 +539,9 @@ def test_a_page_form_or_query_with_nul_is_a_400_and_changes_nothing(world: World
         ("get", f"/api/campaigns/{dw.pk}/events/?after=%00", None),
     ]:
         with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-            if method == "post":
-                response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="ru")
+            if method == "post":  # as a page's form sends it
+                body = urlencode(data)
+                response = client.post(url, body, FORM, HTTP_ACCEPT_LANGUAGE="ru")
             else:
                 response = client.get(url, HTTP_ACCEPT_LANGUAGE="ru")
             transaction.set_rollback(True)

@@ -42,7 +42,9 @@ class FormTextMiddleware:
     """The JSON entry point refuses NUL and lone surrogates (vtt/core/jsonsafe.py); form posts
     and query strings are the other way text comes in. Pages hand some form fields straight to a
     service, and PostgreSQL refuses NUL on write (a 500), so such a request is a 400 before any
-    view runs. Form fields arrive decoded as UTF-8, so only NUL can actually appear here."""
+    view runs. Form fields arrive decoded as UTF-8, so only NUL can actually appear here.
+    Multipart bodies are left to their views: reading them here would parse the upload before
+    the view installs its own upload handlers (the size and pixel-bomb checks)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -52,7 +54,7 @@ class FormTextMiddleware:
 
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
         field = _bad_field(request.GET)
-        if field is None and request.method == "POST" and request.content_type in FORM_TYPES:
+        if field is None and request.method == "POST" and request.content_type == FORM_TYPE:
             field = _bad_field(request.POST)
         if field is None:
             return None
@@ -62,7 +64,7 @@ class FormTextMiddleware:
         return error_page(request, exc)
 
 
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+FORM_TYPE = "application/x-www-form-urlencoded"
 
 
 def _bad_field(data) -> str | None:
