@@ -117,7 +117,12 @@ DAMAGE = ObjectField(
         "tier2": StrField(ru="2-я ступень", en="Tier 2", max_length=200),
         "tier3": StrField(ru="3-я ступень", en="Tier 3", max_length=200),
         "piercing": BoolField(ru="Пробивающий урон", en="Piercing damage"),
-        "ammo": StrField(ru="Боеприпас (вид предмета)", en="Ammunition (item kind)", max_length=60),
+        "ammo": StrField(
+            ru="Боеприпас (вид предмета)",
+            en="Ammunition (item kind)",
+            max_length=60,
+            internal=True,
+        ),
     },
 )
 
@@ -206,10 +211,13 @@ ITEM = ObjectField(
     ru="Карточка предмета",
     en="Item card",
     fields={
-        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64),
+        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64, internal=True),
         "name": StrField(ru="Название", en="Name", max_length=100),
         "kind": StrField(
-            ru="Вид (что складывается в стопку)", en="Kind (what may stack)", max_length=60
+            ru="Вид (что складывается в стопку)",
+            en="Kind (what may stack)",
+            max_length=60,
+            internal=True,
         ),
         "slots": IntField(ru="Слотов", en="Slots", default=1, min=1, max=64),
         "stack": IntField(ru="Предел стопки", en="Stack limit", default=1, min=1, max=99),

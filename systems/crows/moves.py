@@ -163,7 +163,7 @@ ATTACK_PARAMS: dict[str, Field] = {
     # the same situation the attack move reads (attacks.attack_modifiers)
     "combat": COMBAT,
     "target_combatant": StrField(
-        ru="Цель в бою (её id; застигнута ли врасплох, видно из боя)",
+        ru="Цель в бою (её номер в бою; застигнута ли врасплох, видно из боя)",
         en="The target in the combat (its id; the combat says whether it is surprised)",
         max_length=64,
     ),

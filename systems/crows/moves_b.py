@@ -98,7 +98,7 @@ SITUATION: dict[str, Field] = {
         ru="Завеса у цели", en="Concealment at the target", default="none", choices=CONCEALMENT
     ),
     "combatant": StrField(
-        ru="Цель в бою (её id; застигнута ли врасплох, видно из боя)",
+        ru="Цель в бою (её номер в бою; застигнута ли врасплох, видно из боя)",
         en="The target in the combat (its id; the combat says whether it is surprised)",
         max_length=64,
     ),

@@ -65,7 +65,7 @@ EFFECT = ObjectField(
     ru="Эффект",
     en="Effect",
     fields={
-        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64),
+        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64, internal=True),
         "name": StrField(ru="Название", en="Name", max_length=100),
         "duration": ChoiceField(
             ru="Длительность", en="Duration", default="wear_dice", choices=EFFECT_DURATIONS
@@ -87,7 +87,7 @@ PROJECT = ObjectField(
     ru="Изготавливаемый предмет",
     en="Crafting project",
     fields={
-        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64),
+        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64, internal=True),
         "name": StrField(ru="Предмет", en="Item", max_length=100),
         "goal": IntField(ru="Цель изготовления", en="Crafting goal", default=10, min=1, max=999),
         "points": IntField(ru="Очки изготовления", en="Crafting points", default=0, min=0),

@@ -48,7 +48,7 @@ COMBATANT = ObjectField(
     ru="Участник боя",
     en="Combatant",
     fields={
-        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64),
+        "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64, internal=True),
         "name": StrField(ru="Имя", en="Name", max_length=100),
         "side": ChoiceField(ru="Сторона", en="Side", default="pcs", choices=SIDES),
         "surprised": BoolField(ru="Застигнут врасплох", en="Surprised"),

@@ -211,7 +211,7 @@ SKILL = ObjectField(
     ru="Навык",
     en="Skill",
     fields={
-        "key": StrField(ru="Обозначение навыка", en="Skill code", max_length=40),
+        "key": StrField(ru="Обозначение навыка", en="Skill code", max_length=40, internal=True),
         "name": StrField(ru="Навык", en="Skill", max_length=60, required=True),
         "die": DieField(ru="Кубик", en="Die", default="d4"),
     },
@@ -229,7 +229,9 @@ WEAPON = ObjectField(
             check=check_damage,
         ),
         "ap": IntField(ru="Бронебойность", en="Armor piercing", default=0, min=0, max=50),
-        "skill": StrField(ru="Навык атаки", en="Attack skill", default="fighting", max_length=60),
+        "skill": StrField(
+            ru="Навык атаки", en="Attack skill", default="fighting", max_length=60, internal=True
+        ),
     },
 )
 

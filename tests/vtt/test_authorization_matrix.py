@@ -85,6 +85,7 @@ def _six(codes: str) -> list[int]:
 # fmt: off
 EXPECTATIONS: dict[str, Expect] = {
     "": Expect("302 302 302 302 302 302", "post 302 302 302 302 302 302"),
+    "favicon.ico": Expect("301 301 301 301 301 301", "post 301 301 301 301 301 301"),
     "accounts/language/": Expect("405 405 405 405 405 405", "post 400 400 400 400 400 400"),
     "accounts/login/": Expect("200 302 302 302 302 302", "post 200 302 302 302 302 302"),
     "accounts/logout/": Expect("405 405 405 405 405 405", "post 302 302 302 302 302 302"),

@@ -36,7 +36,7 @@ def _dungeon_world() -> tuple[dict[str, Any], dict[str, Any]]:
         "coins": 12,
         "rations": 4,
         "alignment": "neutral",
-        "alignment_move": "learn_secrets",
+        "alignment_move": "Узнавайте тайны о недругах.",
         "moves": _dw_moves(
             "Маг",
             [
@@ -65,7 +65,7 @@ def _dungeon_world() -> tuple[dict[str, Any], dict[str, Any]]:
         "coins": 8,
         "rations": 5,
         "alignment": "good",
-        "alignment_move": "help_others",
+        "alignment_move": "Помогайте другим, невзирая на опасность.",
         "moves": _dw_moves(
             "Воин",
             ["Гни прутья, поднимай ворота", "Бронированный", "Фирменное оружие"],
@@ -204,7 +204,7 @@ def _savage_worlds() -> tuple[dict[str, Any], dict[str, Any]]:
         "skills": skills(fighting="d8", intimidation="d6", notice="d6", climbing="d6"),
         "edges": [{"name": "Беспощадный", "rule": "no_mercy"}],
         "hindrances": [{"name": "Упрямство", "major": False}],
-        "weapons": [{"name": "Длинный меч", "damage": "str+d8", "skill": "fighting"}],
+        "weapons": [{"name": "Длинный меч", "damage": "Сила+к8", "skill": "fighting"}],
         "armor": 2,
         "bennies": 3,
     }
