@@ -543,6 +543,8 @@ def _static_headers() -> list[tuple[bytes, bytes]]:
     if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
         coop = settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode()
         headers.append((b"Cross-Origin-Opener-Policy", coop))
+    if settings.CONTENT_SECURITY_POLICY:  # vtt.core.middleware.ContentSecurityPolicyMiddleware
+        headers.append((b"Content-Security-Policy", settings.CONTENT_SECURITY_POLICY.encode()))
     return headers
 
 
