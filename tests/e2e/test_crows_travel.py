@@ -188,7 +188,7 @@ def test_combat_rounds_live_on_the_battle_map_with_a_hidden_npc_kept_hidden(new_
     expect(pc.locator("[data-combat-state] [data-combatant]")).to_have_count(2)
     expect(gm.locator("[data-combat-state] [data-combatant]")).to_have_count(3)
     # side initiative: new rounds until the PCs act first (1d10, 6+)
-    gm.locator("[data-combat-roller]").select_option(label="alice")
+    gm.locator("[data-combat-roller]").select_option(label="Алиса")
     start = pc.locator(f"[data-combat-turn-start='t{tokens['Лучница']}']")
     for n in range(1, 16):
         gm.locator("[data-combat-step=round]").click()

@@ -92,7 +92,7 @@ def test_the_named_player_rolls_then_walks_and_taunts(new_page):
     expect(pc.locator("[data-combat-state] [data-combatant]")).to_have_count(2)
     expect(pc.locator("[data-combat-initiative]")).to_have_count(0)
     # the referee names Alice: the roll button appears in her browser only
-    gm.locator("[data-combat-roller]").select_option(label="alice")
+    gm.locator("[data-combat-roller]").select_option(label="Алиса")
     roll = pc.locator("[data-combat-initiative]")
     expect(roll).to_be_visible()
     expect(gm.locator("[data-combat-initiative]")).to_have_count(0)
