@@ -229,9 +229,7 @@ WEAPON = ObjectField(
             check=check_damage,
         ),
         "ap": IntField(ru="Бронебойность", en="Armor piercing", default=0, min=0, max=50),
-        "skill": StrField(
-            ru="Навык атаки", en="Attack skill", default="fighting", max_length=60, internal=True
-        ),
+        "skill": StrField(ru="Навык атаки", en="Attack skill", default="fighting", max_length=60),
     },
 )
 

@@ -190,7 +190,7 @@ def _savage_worlds() -> tuple[dict[str, Any], dict[str, Any]]:
         "skills": skills(shooting="d8", notice="d8", stealth="d6", healing="d6", fighting="d4"),
         "edges": [{"name": "Хладнокровие", "rule": "level_headed"}],
         "hindrances": [{"name": "Любопытство", "major": True}],
-        "weapons": [{"name": "Лук", "damage": "2d6", "skill": "shooting"}],
+        "weapons": [{"name": "Лук", "damage": "2d6", "skill": "Стрельба"}],
         "bennies": 3,
     }
     fighter = {
@@ -204,7 +204,7 @@ def _savage_worlds() -> tuple[dict[str, Any], dict[str, Any]]:
         "skills": skills(fighting="d8", intimidation="d6", notice="d6", climbing="d6"),
         "edges": [{"name": "Беспощадный", "rule": "no_mercy"}],
         "hindrances": [{"name": "Упрямство", "major": False}],
-        "weapons": [{"name": "Длинный меч", "damage": "Сила+к8", "skill": "fighting"}],
+        "weapons": [{"name": "Длинный меч", "damage": "Сила+к8", "skill": "Драка"}],
         "armor": 2,
         "bennies": 3,
     }
