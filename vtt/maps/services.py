@@ -686,7 +686,8 @@ def _move_locked(
     token = _locked_token(m, token_id)
     fog = Fog.for_map(m)
     was_visible = token_visible(token, m, fog)
-    if role != Role.REFEREE and not was_visible:
+    # the owner of a player character sees its token under the fog, so may move it out
+    if role != Role.REFEREE and not token_visible(token, m, fog, viewer_id=actor.pk):
         raise Invalid(_("No such token on this map."), code="no_token")
     if not can_move(token, user_id=actor.pk, role=role):
         raise ServiceError(

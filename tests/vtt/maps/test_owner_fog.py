@@ -126,3 +126,22 @@ def test_the_owner_is_told_when_their_token_in_the_fog_is_hidden_or_deleted(tabl
     assert own.target_id == table.player.pk
     m = Map.objects.get(pk=scene.map.pk)
     assert "Ава" not in _names(selectors.map_state(m, referee=False, viewer_id=table.player.pk))
+
+
+def test_the_owner_moves_their_own_token_out_of_the_fog(table, scene):
+    """The owner sees their token under the fog, so the server must let them move it (to a
+    revealed square); another player still gets "no such token"."""
+    from vtt.core.errors import Invalid
+
+    _into_the_fog(table, scene)
+    token, _distance = services.token_move(
+        map=scene.map, actor=table.player, role=Role.PLAYER, token_id=scene.pc_token.pk,
+        col=0, row=0,
+    )  # fmt: skip
+    assert (token.col, token.row) == (0, 0)
+    services.token_update(map=scene.map, actor=table.referee, token_id=token.pk, col=8, row=1)
+    with pytest.raises(Invalid):
+        services.token_move(
+            map=scene.map, actor=table.other_player, role=Role.PLAYER,
+            token_id=scene.pc_token.pk, col=0, row=0,
+        )  # fmt: skip
