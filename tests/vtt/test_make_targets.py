@@ -7,6 +7,7 @@ the code the server runs is checked to import nothing that only the `dev` extra 
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -32,10 +33,14 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is no
 
 
 def _dry_run(target: str, tmp_path: Path) -> str:
-    """The commands `make <target>` would run for a fresh clone (a virtualenv not made yet)."""
+    """The commands `make <target>` would run for a fresh clone (a virtualenv not made yet).
+    The suite itself runs under `make test`, whose MAKEFLAGS and MAKELEVEL would turn this
+    make into a sub-make that prints "Entering/Leaving directory" around the commands."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     result = subprocess.run(
-        ["make", "-n", target, f"VENV={tmp_path / 'venv'}"],
+        ["make", "--no-print-directory", "-n", target, f"VENV={tmp_path / 'venv'}"],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         check=True,
