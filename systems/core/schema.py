@@ -392,7 +392,6 @@ class MoveSpec:
             "ru": self.ru,
             "en": self.en,
             "trigger": self.trigger.as_dict(),
-            "seed": self.seed,
             "kind": self.kind,
             "subject": self.subject,
             "roll": self.roll,
