@@ -96,3 +96,22 @@ def api_for():
         return client
 
     return _client
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """One campaign per ruleset with every kind of object (tests/security/conftest.py
+    ``build_world``), built once per module inside a transaction rolled back at its end: the
+    security tests and the authorization matrix share it."""
+    from django.db import transaction
+
+    from tests.security.conftest import build_world
+
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            yield build_world()
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)

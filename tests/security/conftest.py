@@ -9,8 +9,6 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
-from django.db import transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -194,16 +192,3 @@ def build_world() -> World:
     ids["pending_id"] += list(PendingMove.objects.values_list("pk", flat=True)[:3])
     world.ids = {k: sorted(set(v), key=str) for k, v in ids.items()}
     return world
-
-
-@pytest.fixture(scope="module")
-def world(django_db_setup, django_db_blocker) -> World:
-    """Built once per module inside a transaction that is rolled back at the module's end."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            yield build_world()
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)

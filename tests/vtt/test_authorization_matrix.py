@@ -38,7 +38,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from tests.helpers import session_cookie
-from tests.security.conftest import World, build_world
+from tests.security.conftest import World
 from vtt.campaigns.models import Invite, Membership, Role
 from vtt.characters.models import Character, PendingMove
 from vtt.maps.models import Map, MapNote, Token
@@ -162,7 +162,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "api/campaigns/<int:pk>/maps/<int:map_id>/tokens/": Expect("401 404 200 200 200 200", "post 401 404 403 403 403 400"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/tokens/<int:token_id>/": Expect("401 404 404 200 404 200", "patch 401 404 403 403 403 200"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/tokens/<int:token_id>/image/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 415"),
-    "api/campaigns/<int:pk>/maps/<int:map_id>/tokens/<int:token_id>/move/": Expect("401 405 405 405 405 405", "post 401 404 403 404 404 200", data={"col": 1, "row": 2}),
+    "api/campaigns/<int:pk>/maps/<int:map_id>/tokens/<int:token_id>/move/": Expect("401 405 405 405 405 405", "post 401 404 403 400 404 200", data={"col": 1, "row": 2}),
     "api/campaigns/<int:pk>/maps/<int:map_id>/travel/": Expect("401 404 200 200 200 200", "post 401 405 405 405 405 405", ruleset="crows"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/travel/<slug:step>/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 400", ruleset="crows"),
     "api/campaigns/<int:pk>/members/<int:user_id>/": Expect("401 405 405 405 405 405", "patch 401 404 403 403 403 400"),
@@ -298,20 +298,6 @@ def fill(route: str, kwargs: dict[str, Any]) -> str:
 
 
 # --- the campaign the ids come from -------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def world(django_db_setup, django_db_blocker) -> World:
-    """One campaign per ruleset with every kind of object, built once for the module inside a
-    transaction rolled back at its end."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            yield build_world()
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
 
 
 def scene(world: World, expect: Expect) -> dict[str, Any]:
