@@ -43,6 +43,16 @@ class Table:
         return None if role == "anonymous" else getattr(self, role)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_worker_inside_pytest():
+    """Tests that import vtt.asgi (as daphne does) must not start the embedded worker in the
+    test process: its heartbeat thread would keep writing into the test database, and /healthz
+    would report a worker that no test started. Tests start real workers explicitly."""
+    from django.conf import settings
+
+    settings.EMBEDDED_WORKER = False
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """PBKDF2 at production strength costs ~0.3 s a user; tests only need it to work."""

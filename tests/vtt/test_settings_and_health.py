@@ -6,6 +6,7 @@ import os
 import secrets
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,7 @@ def test_check_deploy_is_clean_in_production_settings():
 
 @pytest.mark.django_db(transaction=True)
 def test_healthz_without_a_worker_is_503():
+    assert not [t for t in threading.enumerate() if t.name == "embedded-celery"]
     response = Client().get("/healthz")
     assert response.status_code == 503
     body = response.json()
