@@ -112,7 +112,7 @@ class CityOfJudas(MoveDispatch):
     def describe(self) -> dict[str, Any]:
         """Forms and help for every move, the sheet, the GM-character block and settings."""
         return {
-            **describe_head(self, SEED),
+            **describe_head(self),
             "bands": list(BANDS),
             "npc_kinds": [
                 c.as_dict() | {"dice": 1 if c.key in ONE_DIE_KINDS else 2} for c in NPC_KINDS

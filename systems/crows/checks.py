@@ -91,7 +91,6 @@ class Source:
             "en": self.en,
             "side": "advantage" if self.side > 0 else "disadvantage",
             "weight": self.weight,
-            "seed": self.seed,
         }
 
 

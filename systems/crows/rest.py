@@ -44,9 +44,9 @@ from systems.crows.inventory import (
 from systems.crows.light import lit_items
 from systems.crows.sheet import clean_campaign
 from systems.crows.terms import (
-    ACTIVITY_SEED,
     BUTCHER_DICE,
     ENCOUNTER_THRESHOLD_CAP,
+    REST_ACTIVITIES,
     SIZE_KEYS,
     TURN_END_CONDITIONS,
 )
@@ -89,7 +89,7 @@ class RestPlan:
         if unknown:
             raise fail("plans", f"Неизвестные поля: {', '.join(unknown)}.", f"Unknown: {unknown}.")
         plan = cls(**data)
-        if plan.activity and plan.activity not in ACTIVITY_SEED:
+        if plan.activity and plan.activity not in REST_ACTIVITIES:
             raise fail(
                 "activity",
                 f"Нет такого занятия на отдыхе: {plan.activity}.",
@@ -201,7 +201,7 @@ def rest_benefits(
     st, activity_events = _activity(st, plan, dice)
     events.extend(activity_events)
     if miasma:
-        events.append({"type": "miasma_check_due", "seed": "L1166"})  # part B
+        events.append({"type": "miasma_check_due"})  # part B
     return st, events
 
 
@@ -210,9 +210,8 @@ def _activity(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The fruit of the one rest activity (L538-L570), given the rest was finished."""
     act = plan.activity
-    seed = ACTIVITY_SEED.get(act, "")
     if act == "craft":
-        return st, [{"type": "crafting_roll_due", "seed": "L542, L1397"}]
+        return st, [{"type": "crafting_roll_due"}]
     if act == "butcher":
         return _butcher(st, plan, dice)
     if act == "identify":
@@ -226,7 +225,7 @@ def _activity(
         card = copy.deepcopy(found[2])
         card["identified"] = True
         st["inventory"] = replace_card(st["inventory"], card)
-        return st, [{"type": "item_identified", "item": card["id"], "seed": seed}]
+        return st, [{"type": "item_identified", "item": card["id"]}]
     if act == "prepare":
         task = plan.task.strip()
         if not task:
@@ -236,7 +235,7 @@ def _activity(
                 "Name a specific task at a specific place.",
             )
         st["prepared"].append({"task": task, "bonus": 2})
-        return st, [{"type": "task_prepared", "task": task, "bonus": 2, "seed": seed}]
+        return st, [{"type": "task_prepared", "task": task, "bonus": 2}]
     if act == "repair":
         found = find(st["inventory"], plan.item_id)
         if found is None or found[2]["armour"] is None:
@@ -253,7 +252,6 @@ def _activity(
                 "type": "armour_repaired",
                 "item": card["id"],
                 "defence": card["armour"]["defence"],
-                "seed": seed,
             }
         ]
     return st, []
@@ -291,7 +289,6 @@ def _butcher(
             "item": item["id"] if item else "",
             "faces": faces,
             "parts": sum(faces),
-            "seed": "L546",
         }
     ]
 
@@ -331,7 +328,7 @@ def start_rest(
         events.append({"type": "lights_burning", "items": burning})
     for i, ch in enumerate(chars):
         if overloaded_slots(ch["inventory"]):
-            events.append({**who(i, ch), "type": "cannot_rest", "seed": "L375"})
+            events.append({**who(i, ch), "type": "cannot_rest"})
     return TurnResult(clean_campaign(camp), chars, events)
 
 

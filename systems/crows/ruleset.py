@@ -102,7 +102,6 @@ from systems.crows.terms import (
     EXPERTISES_BY_KEY,
     LIGHT_LEVELS,
     MAGIC_SLOTS,
-    SEED,
     SIZES,
     WEAR_KEYWORDS,
 )
@@ -134,51 +133,19 @@ CHECK_MOVES = frozenset(
         "identify_check",
     }
 )
-PARTY_PROCEDURES: dict[str, dict[str, str]] = {
-    "end_dungeon_turn": {
-        "signature": "end_dungeon_turn(campaign_state, characters, *, dice, settings=None)",
-        "seed": "L492-L524",
-    },
-    "start_rest": {
-        "signature": "start_rest(campaign, characters, *, dice, settings=None, place='dungeon', "
-        "miasma=False)",
-        "seed": "L530",
-    },
-    "rest_midpoint": {
-        "signature": "rest_midpoint(campaign, characters, *, settings=None)",
-        "seed": "L530",
-    },
-    "finish_rest": {
-        "signature": "finish_rest(campaign, characters, plans, *, dice, settings=None)",
-        "seed": "L528-L570",
-    },
-    "interrupt_rest": {
-        "signature": "interrupt_rest(campaign, characters, *, dice=None, settings=None)",
-        "seed": "L530-L534",
-    },
-    "pass_time_outside": {
-        "signature": "pass_time_outside(campaign, characters, hours, *, dice, settings=None)",
-        "seed": "L508",
-    },
-    "miasma_saves": {
-        "signature": "miasma_saves(characters, *, dice, travel=None, expertise=None, "
-        "settings=None) -> list[Outcome]",
-        "seed": "L1166-L1174 (A12 step 1: every save, nothing applied)",
-    },
-    "miasma_resolve": {
-        "signature": "miasma_resolve(characters, saves, choices, *, dice) -> list[Outcome]",
-        "seed": "L1170-L1188 (A12 step 2: 17+ choices, then cruelty and table rolls)",
-    },
-    "crafting_session": {
-        "signature": "crafting_session(characters, owner, project_id, plans, *, dice, "
-        "settings=None) -> (characters, list[Outcome])",
-        "seed": "L1411",
-    },
-    "public_travel": {
-        "signature": "public_travel(travel) -> dict",
-        "seed": "L1144 (what players may see)",
-    },
-}
+# The party procedures a referee runs from the table (rest, miasma, crafting, travel).
+PARTY_PROCEDURES: tuple[str, ...] = (
+    "end_dungeon_turn",
+    "start_rest",
+    "rest_midpoint",
+    "finish_rest",
+    "interrupt_rest",
+    "pass_time_outside",
+    "miasma_saves",
+    "miasma_resolve",
+    "crafting_session",
+    "public_travel",
+)
 EVENT_TYPES: tuple[str, ...] = (
     "turn_ended",
     "wear_rolled",
@@ -277,7 +244,7 @@ class Crows(CrowsB, MoveDispatch):
     def describe(self) -> dict[str, Any]:
         """Everything a form, a help page or the timer task needs, from the rules' own data."""
         return {
-            **describe_head(self, SEED),
+            **describe_head(self),
             "digest": DIGEST,
             "dice": "2d10",
             "bands": list(BANDS),
@@ -309,7 +276,7 @@ class Crows(CrowsB, MoveDispatch):
                 m.describe() for m in MOVES if m.kind == "action" and m.subject == "character"
             ],
             "campaign_actions": [m.describe() for m in MOVES if m.subject == "campaign"],
-            "party_procedures": PARTY_PROCEDURES,
+            "party_procedures": list(PARTY_PROCEDURES),
             "event_types": list(EVENT_TYPES),
             **describe_b(),
             **common_params(

@@ -61,7 +61,6 @@ class Expertise:
             "en": self.en,
             "category": self.category,
             "use": {"ru": self.use_ru, "en": self.use_en},
-            "seed": self.seed,
         }
 
 
@@ -397,7 +396,6 @@ class Condition:
             "key": self.key,
             "ru": self.ru,
             "en": self.en,
-            "seed": self.seed,
             "ends_at_turn_end": self.ends_at_turn_end,
             "effect": {"ru": self.effect_ru, "en": self.effect_en},
             "ends": {"ru": self.ends_ru, "en": self.ends_en},
@@ -602,15 +600,16 @@ ACTIVITIES: tuple[Choice, ...] = (
     Choice("hide_camp", "Укрыть лагерь", "Hide camp"),
     Choice("tend_wounds", "Обработать раны", "Tend wounds"),
 )
-ACTIVITY_SEED: dict[str, str] = {
-    "craft": "L542",
-    "butcher": "L546",
-    "identify": "L550",
-    "prepare": "L554-L558",
-    "repair": "L562",
-    "hide_camp": "L566",
-    "tend_wounds": "L570",
-}
+# The rest activities (Отдых: one per character per rest).
+REST_ACTIVITIES: tuple[str, ...] = (
+    "craft",
+    "butcher",
+    "identify",
+    "prepare",
+    "repair",
+    "hide_camp",
+    "tend_wounds",
+)
 
 # --- dungeon encounters (L520-L524) -----------------------------------------------------------
 

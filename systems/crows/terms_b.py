@@ -1051,7 +1051,6 @@ def describe_b() -> dict[str, Any]:
                 "role": t.role,
                 "ru": t.ru,
                 "en": t.en,
-                "seed": t.seed,
                 "characteristics": list(t.characteristics),
                 "results": {k: {"ru": v[0], "en": v[1]} for k, v in t.results.items()},
             }

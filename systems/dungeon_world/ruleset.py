@@ -159,7 +159,7 @@ class DungeonWorld(MoveDispatch):
     def describe(self) -> dict[str, Any]:
         """Everything a form or a help page needs; built from the same specs the rules use."""
         return {
-            **describe_head(self, SEED),
+            **describe_head(self),
             "bands": list(BANDS),
             "stats": [c.as_dict() for c in STATS],
             "debilities": [c.as_dict() | {"stat": DEBILITY_STAT[c.key]} for c in DEBILITIES],

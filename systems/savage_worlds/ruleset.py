@@ -181,7 +181,7 @@ class SavageWorlds(Ruleset):
     def describe(self) -> dict[str, Any]:
         """Everything a form or help page needs, built from the specs the rules use."""
         return {
-            **describe_head(self, SEED),
+            **describe_head(self),
             "edition": {
                 "seed": "Дневник авантюриста (Savage Worlds Deluxe / Explorer's, pre-SWADE)",
                 "published": PUBLISHED,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from systems.core.rulekit import without_seed
 from systems.core.schema import Choice
 
 SEED = "shared/seeds/003_5e8631e168ba0933_tales.txt"
@@ -67,7 +68,7 @@ class Skill:
     opposed: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return without_seed(asdict(self))
 
 
 WEAPON_CATEGORIES: tuple[Choice, ...] = (
@@ -197,7 +198,7 @@ class Origin:
     seed: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "skills": list(self.skills)}
+        return {**without_seed(asdict(self)), "skills": list(self.skills)}
 
 
 ORIGINS: tuple[Origin, ...] = (
@@ -282,7 +283,7 @@ class Weapon:
     carried: bool = True
 
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "modes": list(self.modes)}
+        return {**without_seed(asdict(self)), "modes": list(self.modes)}
 
 
 WEAPONS: tuple[Weapon, ...] = (
@@ -502,7 +503,7 @@ class Armour:
     seed: str
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return without_seed(asdict(self))
 
 
 ARMOURS: tuple[Armour, ...] = (
@@ -528,7 +529,7 @@ class Shield:
     seed: str
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return without_seed(asdict(self))
 
 
 SHIELDS: tuple[Shield, ...] = (
@@ -560,7 +561,7 @@ class Condition:
     spell: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return without_seed(asdict(self))
 
 
 CONDITIONS: tuple[Condition, ...] = (
@@ -723,7 +724,7 @@ class Spell:
     targets: str = "one"  # "one", "area" (no creature), "many" (everyone around), "none"
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return without_seed(asdict(self))
 
 
 def _charm(key: str, ru: str, en: str, mind: int, seed: str, e_ru: str, e_en: str, **kw) -> Spell:
@@ -1385,7 +1386,7 @@ class Form:
     damage_vanishes: bool
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return without_seed(asdict(self))
 
 
 FORMS: tuple[Form, ...] = (
@@ -1424,7 +1425,7 @@ class Summon:
     shield: str = "none"
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return without_seed(asdict(self))
 
 
 SUMMONS: tuple[Summon, ...] = (
@@ -1482,7 +1483,7 @@ class Trap:
     spikes: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return without_seed(asdict(self))
 
 
 TRAPS: tuple[Trap, ...] = (

@@ -47,6 +47,7 @@ from systems.core.rulekit import (
     describe_moves,
     describe_settings,
     split_call,
+    without_seed,
 )
 from systems.core.ruleset import RulesError
 from systems.core.schema import ObjectField, fail, validate
@@ -79,7 +80,6 @@ from systems.tales.data import (
     NATURAL,
     NO_MOVE_WEAPONS,
     ORIGINS,
-    SEED,
     SHIELDS,
     SKILL_GROUPS,
     SKILLS,
@@ -228,7 +228,7 @@ class Tales(MoveDispatch):
     def describe(self) -> dict[str, Any]:
         """Everything a form or a help page needs, built from the specs the rules use."""
         return {
-            **describe_head(self, SEED),
+            **describe_head(self),
             "bands": list(OPPOSED_BANDS),
             "stats": [c.as_dict() for c in STATS],
             "difficulties": [c.as_dict() for c in DIFFICULTIES],
@@ -249,7 +249,7 @@ class Tales(MoveDispatch):
             **describe_settings(SETTINGS),
             **describe_moves(MOVES),
             "wizard": wizard_mod.describe(),
-            "tables": all_tables(),
+            "tables": [without_seed(t) for t in all_tables()],
             **common_params(
                 "Сразу ответить на выбор, который предложит ход",
                 "Answer the move's pending choice at once",

@@ -53,6 +53,7 @@ from systems.crows.items import corpse_card, make_item
 from systems.crows.light import campfire, level_at_distance, light_level
 from systems.crows.rest import town_activity, town_sleep, town_tend
 from systems.crows.terms import EXPERTISES
+from tests.playertext import LINE_REF
 
 # --- the registry and description -------------------------------------------------------------
 
@@ -981,3 +982,18 @@ def test_inventory_actions_name_their_item_in_the_log_text():
     assert "Верёвка" in moved.text.ru and "Верёвка" in moved.text.en
     dropped = run("drop_item", moved.state, [], item_id="rope")
     assert "Верёвка" in dropped.text.ru and "Верёвка" in dropped.text.en
+
+
+def test_rest_events_carry_no_rulebook_line_reference():
+    """The rest's events reach every browser at the table: no "L542" rides along (issue 18)."""
+    greedy = pc(name="Жадный", stamina=1)
+    greedy["inventory"]["magic"]["finger"] = [ring(1), ring(2)]
+    party = [*party_for_rest(), RS.validate_state(greedy)]
+    started = start_rest(in_dungeon(1), party, dice=ScriptedDice([1]), miasma=True)
+    plans = [{"activity": "craft"}, {"activity": "prepare", "task": "вскрыть дверь"}, None]
+    done = finish_rest(started.campaign, started.characters, plans, dice=ScriptedDice([]))
+    events = started.events + done.events
+    assert {"cannot_rest", "crafting_roll_due", "task_prepared", "miasma_check_due"} <= {
+        e["type"] for e in events
+    }
+    assert not LINE_REF.search(json.dumps(events, ensure_ascii=False))
