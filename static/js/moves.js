@@ -87,6 +87,8 @@
   function isChooser(chooser, ownerId, me, isReferee, chooserId) {
     if (chooser === "referee") return !!isReferee;
     if (chooser === "target") return !!isReferee || (chooserId !== undefined && chooserId === me.id);
+    // any other word (the rules' "opponent" in an old event) is not the mover's to answer
+    if (chooser && chooser !== "player") return !!isReferee;
     if (ownerId === null || ownerId === undefined) return !!isReferee;
     return ownerId === me.id;
   }

@@ -981,7 +981,7 @@
           moveParams.appendChild(chooser.node);
           return;
         }
-        var field = build(p, defaultFor(p), k, { edit: true });
+        var field = build(ownChoices(p), defaultFor(p), k, { edit: true });
         active.params[k] = field;
         moveParams.appendChild(field.node);
       });
@@ -993,6 +993,17 @@
       fill([]);
     }
     if (!dialog.open) dialog.showModal();
+  }
+
+  /* A text parameter whose values are entries of a list on this sheet (a move's stat is one of
+   * the sheet's own stats, `choices_from`): offered as a list of their names, not typed. */
+  function ownChoices(spec) {
+    var list = spec.choices_from && sheet.data && sheet.data.state && sheet.data.state[spec.choices_from];
+    if (spec.type !== "str" || !Array.isArray(list) || !list.length) return spec;
+    var choices = list.filter(function (e) { return e && e.key; }).map(function (e) {
+      return { key: e.key, ru: e.ru || e.key, en: e.en || e.ru || e.key };
+    });
+    return Object.assign({}, spec, { type: "choice", choices: choices });
   }
 
   function moveParamsValue() {
@@ -1107,10 +1118,9 @@
       options: outcome.options,
       pick: outcome.pick,
       chooser: outcome.chooser,
-      // a reaction or an opponent's pick waiting on this sheet is its player's, whoever owns
-      // the moving sheet: the server's list says whether it is this user's
-      mine: outcome.chooser === "target" && outcome.mine !== undefined
-        ? !!outcome.mine : mayChoose(outcome.chooser),
+      // the server says whose choice it is (a reaction or an opponent's pick belongs to the
+      // target's player, whoever owns the moving sheet); a live event without it: the rules
+      mine: outcome.mine !== undefined ? !!outcome.mine : mayChoose(outcome.chooser),
       csrf: config.csrf,
       url: urls.pending + pendingId + "/",
       onDone: function (data) {

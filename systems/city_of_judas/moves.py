@@ -20,6 +20,7 @@ from systems.core.schema import (
     MoveSpec,
     ObjectField,
     OptionSet,
+    SheetField,
     StrField,
 )
 
@@ -83,7 +84,9 @@ ROLL_PARAMS: dict[str, Field] = {
     ),
 }
 
-STAT_PARAM = StrField(ru="Характеристика (ключ)", en="Stat (key)", default="steel", max_length=30)
+STAT_PARAM = StrField(
+    ru="Характеристика", en="Stat", default="steel", max_length=30, choices_from="stats"
+)
 
 DS_STRONG = OptionSet(
     1,
@@ -402,40 +405,20 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Конфликт",
         en="Conflict",
         trigger=_t(
-            "Когда персонажи игроков вступают в бой друг с другом: оба бросают свои ходы, "
-            "побеждает больший результат и получает +1 к превосходству.",
-            "When player characters fight each other: both roll their moves; the higher "
-            "total wins and gets +1 superiority.",
+            "Когда персонажи игроков вступают в бой друг с другом: оба бросают свои ходы "
+            "(противник выбирает, чем бросает), побеждает больший результат и получает +1 к "
+            "превосходству.",
+            "When player characters fight each other: both roll their moves (the opponent "
+            "chooses what to roll with); the higher total wins and gets +1 superiority.",
         ),
         seed="L185-L231",
         params=ObjectField(
             fields={
-                "total": IntField(
-                    ru="Ваш результат",
-                    en="Your total",
-                    default=None,
-                    required=True,
-                    min=-20,
-                    max=40,
-                ),
-                "opponent_total": IntField(
-                    ru="Результат противника",
-                    en="Opponent's total",
-                    default=None,
-                    required=True,
-                    min=-20,
-                    max=40,
-                ),
-                "opponent": ObjectField(
-                    ru="Лист противника",
-                    en="Opponent's sheet",
-                    nullable=True,
-                    default=None,
-                    fields=SHEET.fields,
-                ),
-                "target": ObjectField(
-                    ru="Лист противника (персонаж за столом)",
-                    en="Opponent's sheet (a character at the table)",
+                **ROLL_PARAMS,
+                "stat": STAT_PARAM,
+                "target": SheetField(
+                    ru="Противник (персонаж за столом)",
+                    en="Opponent (a character at the table)",
                     nullable=True,
                     default=None,
                     fields=SHEET.fields,

@@ -184,6 +184,8 @@ class CityOfJudas(MoveDispatch):
         check_choices(outcome, choices, extra=maims)
         if len(choices) == 1 and choices[0] in maims:
             return self._maim_after(outcome, choices)
+        if pending["kind"] == "conflict_roll":
+            return self._choose_conflict_roll(outcome, choices, pending, dice)
         return getattr(self, f"_choose_{pending['kind']}")(outcome, choices, pending)
 
     def odds(self, move: str, state: dict[str, Any], **params: Any) -> dict[str, float]:
@@ -579,37 +581,79 @@ class CityOfJudas(MoveDispatch):
         return continue_outcome(outcome, choices, state=state, details=details)
 
     def _do_conflict(self, call: _Call) -> Outcome:
-        """Конфликт (L187-L205): the higher total wins, +1 superiority, picks first; equal
-        totals resolve at once with no limits (L199); nobody makes a Decisive Strike (L201).
-        Both missing: the higher total still wins unless the campaign says no (§8.14).
+        """Конфликт («Игрок против игрока»): both fighters roll their moves, the server rolls
+        both. The mover rolls now (2d6 + the stat of the move they make + bonuses); the
+        opponent's player (or the referee) then says which stat their own move uses, and the
+        server rolls theirs (``_choose_conflict_roll``)."""
+        p = call.params
+        opponent = p["target"]
+        if opponent is None:
+            raise _err(
+                "target",
+                "Выберите противника: персонажа за столом.",
+                "Choose the opponent: a character at the table.",
+            )
+        opponent = self.validate_state(opponent)
+        stat = p["stat"]
+        mine = roll(call.dice, self._stat(call.state, stat) + p["bonus"])
+        details = {"natural": list(mine.faces), "stat": stat, "target": opponent}
+        name = opponent.get("name") or ""
+        text = Text(
+            f"Ваш результат: {mine.total}. Теперь бросает противник{' ' + name if name else ''}: "
+            "он выбирает, чем бросает.",
+            f"Your total: {mine.total}. Now the opponent{' ' + name if name else ''} rolls, "
+            "choosing what with.",
+        )
+        out = self._outcome(call, mine, state=call.state, text=text, details=details)
+        options = [
+            Option(
+                entry["key"],
+                f"{entry['ru']} ({self._stat(opponent, entry['key']):+d})",
+                f"{entry['en']} ({self._stat(opponent, entry['key']):+d})",
+            )
+            for entry in opponent["stats"]
+        ]
+        pending = {
+            "move": call.spec.key,
+            "params": copy.deepcopy(p),
+            "settings": copy.deepcopy(call.settings),
+            "kind": "conflict_roll",
+            "total": mine.total,
+            "sheet": "target",
+        }
+        return offer(out, options, pick=1, chooser=OPPONENT, pending=pending)
 
-        Each side picks Engage in Battle's options by its own total (10+ two, 7-9 one): the
-        winner first, then the loser, who may not contradict the winner ("Игрок против
-        игрока"). Then a side
-        with 7+ deals its weapon's damage, and a character it gets through to rolls Take
-        Damage at once (``details["follow_moves"]``), its 6- picked by the other side."""
-        p, s = call.params, call.settings
-        mine, theirs = p["total"], p["opponent_total"]
+    def _choose_conflict_roll(
+        self, outcome: Outcome, choices: list[str], pending: dict, dice: Dice | None
+    ) -> Outcome:
+        """The opponent's roll: 2d6 + the stat they chose. The higher total wins, +1
+        superiority, picks first; equal totals resolve at once with no limits; nobody makes a
+        Decisive Strike. Both missing: the higher total still wins unless the campaign says no.
+
+        Each side then picks Engage in Battle's options by its own total (10+ two, 7-9 one):
+        the winner first, then the loser, who may not contradict the winner. Then a side with
+        7+ deals its weapon's damage, and a character it gets through to rolls Take Damage at
+        once (``details["follow_moves"]``), its 6- picked by the other side."""
+        if dice is None:
+            raise _err("dice", "Нужны кубики.", "Dice are needed here.")
+        s = pending["settings"]
+        state = copy.deepcopy(outcome.state)
+        opponent = copy.deepcopy(outcome.details["target"])
+        theirs_roll = roll(dice, self._stat(opponent, choices[0]))
+        mine, theirs = pending["total"], theirs_roll.total
         both_miss = mine <= 6 and theirs <= 6
         if mine == theirs or (both_miss and not s["conflict_miss_can_win"]):
             winner = "tie" if mine == theirs else "none"
         else:
             winner = "self" if mine > theirs else "opponent"
-        state = call.state
-        details: dict[str, Any] = {"winner": winner}
         if winner == "self":
             state["superiority"] = clamp_change(
                 state["superiority"], 1, s["superiority_min"], s["superiority_max"]
             )
-        key = "target" if p["target"] is not None else "opponent"
-        opponent = p[key]
-        if opponent is not None:
-            opponent = self.validate_state(opponent)
-            if winner == "opponent":
-                opponent["superiority"] = clamp_change(
-                    opponent["superiority"], 1, s["superiority_min"], s["superiority_max"]
-                )
-            details[key] = opponent
+        if winner == "opponent":
+            opponent["superiority"] = clamp_change(
+                opponent["superiority"], 1, s["superiority_min"], s["superiority_max"]
+            )
         texts = {
             "self": Text(
                 "Вы победили: +1 к превосходству, выбираете варианты первым.",
@@ -625,26 +669,47 @@ class CityOfJudas(MoveDispatch):
             ),
             "none": Text("Оба провалились: никто не побеждает.", "Both missed: nobody wins."),
         }
+        stat = next(e for e in opponent["stats"] if e["key"] == choices[0])
+        rolled = Text(
+            f"Ваш результат {mine}, у противника {theirs} "
+            f"({' + '.join(map(str, theirs_roll.faces))}, {stat['ru']} "
+            f"{theirs_roll.modifier:+d}). ",
+            f"Your total {mine}, the opponent's {theirs} "
+            f"({' + '.join(map(str, theirs_roll.faces))}, {stat['en']} "
+            f"{theirs_roll.modifier:+d}). ",
+        )
+        text = Text(rolled.ru + texts[winner].ru, rolled.en + texts[winner].en)
+        details = {
+            "winner": winner,
+            "target": opponent,
+            "opponent_roll": {
+                "stat": choices[0],
+                "faces": list(theirs_roll.faces),
+                "modifier": theirs_roll.modifier,
+                "total": theirs,
+                "band": theirs_roll.band,
+            },
+        }
         flags = {
             "simultaneous": winner == "tie",
             "decisive_strike_allowed": False,
             "opponent_picks_misses": True,
         }
-        out = self._outcome(
-            call, None, state=state, text=texts[winner], flags=flags, details=details
+        out = continue_outcome(
+            outcome, choices, state=state, text=text, flags=flags, details=details
         )
         order = ["opponent", "self"] if winner == "opponent" else ["self", "opponent"]
-        pending = {
-            "move": call.spec.key,
-            "params": copy.deepcopy(p),
-            "settings": copy.deepcopy(s),
-            "kind": "conflict",
-            "order": order,
-            "step": 0,
-            "picked": {"self": [], "opponent": []},
-            "sheet": key,
-        }
-        return self._conflict_next(out, pending)
+        return self._conflict_next(
+            out,
+            {
+                **pending,
+                "kind": "conflict",
+                "totals": {"self": mine, "opponent": theirs},
+                "order": order,
+                "step": 0,
+                "picked": {"self": [], "opponent": []},
+            },
+        )
 
     @staticmethod
     def _conflict_picks(total: int) -> int:
@@ -653,8 +718,7 @@ class CityOfJudas(MoveDispatch):
 
     def _conflict_next(self, out: Outcome, pending: dict[str, Any]) -> Outcome:
         """Offer the next side its picks, or finish the conflict."""
-        p = pending["params"]
-        totals = {"self": p["total"], "opponent": p["opponent_total"]}
+        totals = pending["totals"]
         winner = out.details["winner"]
         for step in range(pending["step"], len(pending["order"])):
             side = pending["order"][step]
@@ -696,9 +760,9 @@ class CityOfJudas(MoveDispatch):
     def _conflict_done(self, out: Outcome, pending: dict[str, Any]) -> Outcome:
         """Damage both ways at once: a side with 7+ deals its weapon's damage (+1 AP if it
         picked it); whoever it gets through to rolls Take Damage at once."""
-        p, s = pending["params"], pending["settings"]
+        s = pending["settings"]
         sheets = {"self": out.state, "opponent": out.details.get(pending["sheet"])}
-        totals = {"self": p["total"], "opponent": p["opponent_total"]}
+        totals = pending["totals"]
         other = {"self": "opponent", "opponent": "self"}
         damage: dict[str, Any] = {}
         follow: list[dict[str, Any]] = []

@@ -142,11 +142,17 @@ class StrField(Field):
     default: Any = ""
     max_length: int = 200
     check: Callable[[str], dict[str, str] | None] | None = None
+    # The key of a list on the sheet whose entries ({key, ru, en}) a form offers as the
+    # values (a move's stat is one of the sheet's own stats); the rules still check the value.
+    choices_from: str = ""
 
     type_name = "str"
 
     def _describe_extra(self) -> dict[str, Any]:
-        return {"max_length": self.max_length}
+        extra: dict[str, Any] = {"max_length": self.max_length}
+        if self.choices_from:
+            extra["choices_from"] = self.choices_from
+        return extra
 
     def _clean(self, value: Any, path: str, errors: ErrorMap) -> Any:
         if not isinstance(value, str):
@@ -344,6 +350,18 @@ REFEREE = "referee"
 OPPONENT = "opponent"
 # ``resolve(move, state, *, dice, settings=..., choices=..., **params)`` owns these names.
 RESERVED_PARAMS = frozenset({"move", "state", "dice", "settings", "choices"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class SheetField(ObjectField):
+    """A whole character sheet as a parameter. It validates like the sheet but describes
+    itself as ``{"type": "sheet"}`` (the schema is ``describe()["sheet"]``), so the move list
+    does not repeat the sheet's schema for every such parameter."""
+
+    type_name = "sheet"
+
+    def _describe_extra(self) -> dict[str, Any]:
+        return {"ref": "sheet"}
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from systems.core.schema import (
     ListField,
     MoveSpec,
     ObjectField,
+    SheetField,
     StrField,
 )
 from systems.tales.checks import FAILURE, REPEAT, SUCCESS
@@ -38,7 +39,7 @@ from systems.tales.data import (
     WEAPONS,
     choices_of,
 )
-from systems.tales.sheet import SHEET, SIDES, SheetField
+from systems.tales.sheet import SHEET, SIDES
 from systems.tales.tables import TABLES
 
 

@@ -7,7 +7,6 @@ the same three stats (L436-L439), so an NPC is a sheet with ``controller = "refe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from systems.core.notation import NotationError, parse_notation
@@ -263,18 +262,6 @@ SHEET = ObjectField(
         "notes": StrField(ru="Заметки", en="Notes", max_length=4000),
     },
 )
-
-
-@dataclass(frozen=True, kw_only=True)
-class SheetField(ObjectField):
-    """A whole character sheet as a parameter. It validates like the sheet but describes
-    itself as ``{"type": "sheet"}`` (the schema is ``describe()["sheet"]``), so the move list
-    does not repeat the sheet's schema for every such parameter."""
-
-    type_name = "sheet"
-
-    def _describe_extra(self) -> dict[str, Any]:
-        return {"ref": "sheet"}
 
 
 SIDES: tuple[Choice, ...] = (

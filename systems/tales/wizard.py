@@ -47,6 +47,7 @@ from systems.core.schema import (
     IntField,
     ListField,
     ObjectField,
+    SheetField,
     StrField,
     fail,
     validate,
@@ -65,7 +66,6 @@ from systems.tales.data import (
 from systems.tales.sheet import (
     SETTINGS,
     SHEET,
-    SheetField,
     derived,
     skill_problems,
 )

@@ -29,13 +29,26 @@ MOVE_BUCKET = TokenBucket("move", burst=10, per_second=2)
 
 
 def outcome_for(
-    outcome, membership, target: Character | None = None, mover: Character | None = None
+    outcome,
+    membership,
+    target: Character | None = None,
+    mover: Character | None = None,
+    pending: PendingMove | None = None,
 ) -> dict:
     """The outcome as the caller may see it. The referee gets everything; anyone else never
     gets the stored step of a waiting choice (its parameters carry whole sheets), the sheet
     of a target they may not see in full (an NPC's hit points), nor the mover's sheet when
-    they answer another's move (a reaction to a hidden creature's attack)."""
+    they answer another's move (a reaction to a hidden creature's attack).
+
+    With the choice it opened (``pending``), the outcome names who makes it as the table
+    decided (the rules' "opponent" becomes the target's player or the referee) and whether it
+    is this caller (``mine``): the page never guesses it from the rules' word."""
     data = outcome.as_dict()
+    if pending is not None:
+        data["chooser"] = pending.chooser
+        data["mine"] = services.may_choose(
+            pending, user_id=membership.user_id, role=membership.role
+        )
     if membership.role == Role.REFEREE:
         return data
     if mover is not None and not can_see_full(
@@ -265,7 +278,7 @@ class CharacterMove(APIView):
         target = Character.objects.filter(pk=target_id).first() if target_id else None
         return Response(
             {
-                "outcome": outcome_for(outcome, membership, target),
+                "outcome": outcome_for(outcome, membership, target, pending=follow),
                 "pending_id": follow.pk if follow else None,
                 "character": character_data(character, membership),
             },
@@ -389,7 +402,7 @@ class PendingChoose(APIView):
         mover = Character.objects.filter(pk=pending.character_id).first()
         return Response(
             {
-                "outcome": outcome_for(outcome, membership, target, mover),
+                "outcome": outcome_for(outcome, membership, target, mover, pending=follow),
                 "pending_id": follow.pk if follow else None,
                 "character": character_data(character, membership),
             }

@@ -457,8 +457,11 @@ def _apply_outcome(
         "resolves": pending.pk if pending else None,
         "outcome": public,
     }
+    if chooser is not None:
+        # who answers as the table decided: the rules' "opponent" is the target's player or
+        # the referee, never the mover (the page reads it from here)
+        public["chooser"] = chooser
     if chooser == TARGET_CHOOSER:
-        public["chooser"] = TARGET_CHOOSER
         payload["chooser_id"] = target.owner_id
         payload["chooser_character_id"] = target.pk
     if context:

@@ -606,7 +606,7 @@ class MapTravelStep(APIView):
                 task=str(body.get("task") or ""),
                 characteristic=body.get("characteristic") or None,
             )
-            shown = outcome_for(outcome, membership)
+            shown = outcome_for(outcome, membership, pending=follow)
             details = shown.get("details") or {}
             if not selectors.is_referee(membership) and isinstance(details.get("travel"), dict):
                 # the day as the check left it: a failed shortcut makes the party lost here
@@ -722,7 +722,7 @@ def _attack_response(
     )
     return Response(
         {
-            "outcome": outcome_for(outcome, membership, target),
+            "outcome": outcome_for(outcome, membership, target, pending=follow),
             "pending_id": follow.pk if follow else None,
             "context": context,
             **(extra or {}),

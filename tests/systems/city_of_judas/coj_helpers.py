@@ -39,3 +39,12 @@ def run(move: str, state: dict[str, Any], faces: list[int], **params: Any):
 def choose(outcome, choices: list[str]):
     with ScriptedDice([]) as dice:
         return RS.apply_choice(outcome, choices, dice=dice)
+
+
+def conflict(a: dict, b: dict, mine: list[int], theirs: list[int], stat: str = "steel", **params):
+    """A conflict the server rolls on both sides: ``a`` rolls ``mine`` + Steel now, ``b``'s
+    player then picks ``stat`` and the server rolls ``theirs`` for it."""
+    waiting = run("conflict", a, mine, target=b, **params)
+    assert waiting.chooser == "opponent" and waiting.details["pending"]["kind"] == "conflict_roll"
+    with ScriptedDice(theirs) as dice:
+        return RS.apply_choice(waiting, [stat], dice=dice)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from coj_helpers import RS, choose, npc, pc, run
+from coj_helpers import RS, choose, conflict, npc, pc, run
 
 from systems.city_of_judas.ruleset import damage_through
 from systems.core.ruleset import RulesError
@@ -148,19 +148,19 @@ def test_case_17_one_roll_rule_reuses_the_engage_dice():
 
 def test_case_19_conflict_tie_changes_no_superiority():
     a, b = pc(name="A", superiority=3), pc(name="B", superiority=3)
-    out = run("conflict", a, [], total=8, opponent_total=8, opponent=b)
+    out = conflict(a, b, [3, 3], [4, 2])  # 3 + 3 + 2 = 8 against 4 + 2 + 2 = 8
     assert out.details["winner"] == "tie"
     assert out.flags["simultaneous"] is True
     assert out.state["superiority"] == 3
-    assert out.details["opponent"]["superiority"] == 3
+    assert out.details["target"]["superiority"] == 3
 
 
 def test_case_20_conflict_higher_total_wins_even_in_the_same_band():
     a, b = pc(name="A", superiority=3), pc(name="B", superiority=3)
-    out = run("conflict", a, [], total=9, opponent_total=7, opponent=b)
+    out = conflict(a, b, [3, 4], [2, 3])  # 9 against 7
     assert out.details["winner"] == "self"
     assert out.state["superiority"] == 4
-    assert out.details["opponent"]["superiority"] == 3
+    assert out.details["target"]["superiority"] == 3
     assert out.flags["decisive_strike_allowed"] is False
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from coj_helpers import RS, choose, npc, pc, run
+from coj_helpers import RS, choose, conflict, npc, pc, run
 
 from systems.city_of_judas.ruleset import clamp_change, damage_through
+from systems.core.dice import ScriptedDice
 from systems.core.pbta import band_odds
 from systems.core.ruleset import RulesError
 
@@ -228,14 +229,12 @@ def test_other_combat_moves_roll_a_named_stat():
 
 def test_conflict_opponent_wins_and_both_miss_setting():
     a, b = pc(superiority=2), pc(superiority=2)
-    lost = run("conflict", a, [], total=7, opponent_total=10, opponent=b)
+    lost = conflict(a, b, [2, 3], [4, 4])  # 7 against 10
     assert lost.details["winner"] == "opponent" and lost.state["superiority"] == 2
-    assert lost.details["opponent"]["superiority"] == 3
-    miss = run("conflict", a, [], total=6, opponent_total=3)
+    assert lost.details["target"]["superiority"] == 3
+    miss = conflict(a, b, [2, 2], [1, 1])  # 6 against 4
     assert miss.details["winner"] == "self" and miss.state["superiority"] == 3
-    strict = run(
-        "conflict", a, [], total=6, opponent_total=3, settings={"conflict_miss_can_win": False}
-    )
+    strict = conflict(a, b, [2, 2], [1, 1], settings={"conflict_miss_can_win": False})
     assert strict.details["winner"] == "none" and strict.state["superiority"] == 2
 
 
@@ -265,7 +264,7 @@ def test_odds():
         "take_damage", pc(health=0), dealt=1, reuse_faces=[1, 2], settings={"one_roll_rule": True}
     ) == {"10+": 0.0, "7-9": 0.0, "6-": 1.0}
     assert RS.odds("engage_in_battle", pc()) == band_odds(2)
-    assert RS.odds("conflict", pc(), total=1, opponent_total=2) == {}
+    assert RS.odds("conflict", pc(), target=pc()) == {}  # the opponent rolls too
 
 
 def test_registry_returns_this_ruleset():
@@ -291,7 +290,7 @@ def test_conflict_winner_picks_first_and_the_loser_cannot_contradict():
     """L197: the winner picks first; the loser picks after and may not take the position the
     winner took (the excellent manoeuvre)."""
     a, b = pc(name="Саул", weapon_damage=2), pc(name="Алаир", weapon_damage=2)
-    out = run("conflict", a, [], total=7, opponent_total=10, target=b)
+    out = conflict(a, b, [2, 3], [4, 4])  # 7 against 10
     assert out.details["winner"] == "opponent" and out.chooser == "opponent" and out.pick == 2
     assert out.details["target"]["superiority"] == 4
     second = choose(out, ["maneuver", "superior_tactics"])
@@ -310,7 +309,7 @@ def test_conflict_winner_picks_first_and_the_loser_cannot_contradict():
 def test_conflict_tie_both_pick_with_no_limits():
     """L199: equal totals, the options resolve at once with no limits."""
     a, b = pc(name="A"), pc(name="B")
-    out = run("conflict", a, [], total=8, opponent_total=8, target=b)
+    out = conflict(a, b, [3, 3], [3, 3])  # 8 against 8
     assert out.chooser == "player"
     second = choose(out, ["maneuver"])
     assert second.chooser == "opponent"
@@ -322,7 +321,7 @@ def test_conflict_damage_makes_take_damage_follow_at_once():
     Damage at once (the table makes ``follow_moves``), the other side's +1 AP included."""
     a = pc(name="Ханна", weapon_damage=2, weapon_ap=0)
     b = pc(name="Давид", weapon_damage=2, weapon_ap=0, armor=1)
-    out = run("conflict", a, [], total=10, opponent_total=8, target=b)
+    out = conflict(a, b, [4, 4], [3, 3])  # 10 against 8
     second = choose(out, ["ap_damage", "maneuver"])
     done = choose(second, ["superior_tactics"])
     assert done.details["damage"] == {
@@ -333,5 +332,44 @@ def test_conflict_damage_makes_take_damage_follow_at_once():
         {"subject": "target", "move": "take_damage", "params": {"hits": [{"damage": 3, "ap": 1}]}},
         {"subject": "self", "move": "take_damage", "params": {"hits": [{"damage": 2, "ap": 0}]}},
     ]
-    missed = run("conflict", a, [], total=6, opponent_total=5, target=b)
+    missed = conflict(a, b, [2, 2], [1, 2])  # 6 against 5
     assert not missed.pending and "follow_moves" not in missed.details
+
+
+def test_conflict_the_server_rolls_both_sides():
+    """«Оба бойца делают броски своих ходов»: no total comes from the caller. The mover rolls
+    at once; the opponent's player picks the stat of their own move, and the server rolls it
+    (a marked maim's penalty included)."""
+    a = pc(name="Саул")
+    b = pc(
+        name="Алаир",
+        stats=[
+            {"key": "steel", "ru": "Сталь", "en": "Steel", "value": 2},
+            {"key": "luck", "ru": "Удача", "en": "Luck", "value": 1},
+        ],
+        maims=[{"key": "M", "name": "Рука", "stat": "steel", "penalty": -1, "marked": True}],
+    )
+    with pytest.raises(RulesError):
+        run("conflict", a, [6, 6], total=12, opponent_total=2, target=b)
+    with pytest.raises(RulesError) as refused:
+        run("conflict", a, [6, 6])
+    assert "target" in refused.value.errors
+    waiting = run("conflict", a, [3, 4], target=b)
+    assert (waiting.total, waiting.faces, waiting.chooser) == (9, [3, 4], "opponent")
+    assert [(o.key, o.ru) for o in waiting.options] == [
+        ("steel", "Сталь (+1)"),
+        ("luck", "Удача (+1)"),
+    ]
+    with pytest.raises(RulesError):
+        choose(waiting, ["wits"])
+    with ScriptedDice([5, 3]) as dice:
+        out = RS.apply_choice(waiting, ["luck"], dice=dice)
+    assert out.details["opponent_roll"] == {
+        "stat": "luck",
+        "faces": [5, 3],
+        "modifier": 1,
+        "total": 9,
+        "band": "7-9",
+    }
+    assert out.details["winner"] == "tie" and out.total == 9
+    assert "9" in out.text.ru and "Удача" in out.text.ru

@@ -103,14 +103,35 @@ def test_a_conflict_winner_picks_first_and_the_hurt_roll_take_damage_at_once(tab
         )
     alair.refresh_from_db()
     saul.refresh_from_db()
-    outcome, first = services.move_make(
+    with pytest.raises(ServiceError):  # «оба бойца делают броски»: no total from the client
+        services.move_make(
+            character=alair,
+            actor=table.player,
+            move="conflict",
+            params={"total": 12, "opponent_total": 2},
+            target_id=saul.pk,
+            dice=ScriptedDice([]),
+        )
+    _rolled, theirs = services.move_make(
         character=alair,
         actor=table.player,
         move="conflict",
-        params={"total": 7, "opponent_total": 10},
+        params={},
         target_id=saul.pk,
-        dice=ScriptedDice([]),
+        dice=ScriptedDice([2, 3]),  # 5 + Steel 2 = 7
     )
+    # Saul's player says what Saul rolls with; the server rolls it
+    assert theirs.chooser == services.TARGET_CHOOSER
+    with pytest.raises(ServiceError):
+        services.move_choose(pending=theirs, actor=table.player, role="player", choices=["steel"])
+    outcome, first = services.move_choose(
+        pending=theirs,
+        actor=table.other_player,
+        role="player",
+        choices=["steel"],
+        dice=ScriptedDice([4, 4]),  # 8 + Steel 2 = 10
+    )
+    assert outcome.details["opponent_roll"]["total"] == 10
     assert outcome.details["winner"] == "opponent"
     assert first.chooser == services.TARGET_CHOOSER  # Saul's player picks first
     with pytest.raises(ServiceError):
@@ -140,7 +161,7 @@ def test_a_conflict_winner_picks_first_and_the_hurt_roll_take_damage_at_once(tab
     assert follow is None and not done.pending
     rolled = TableEvent.objects.filter(kind="move").order_by("seq")[moves:]
     assert [(e.payload["character_id"], e.payload["outcome"]["band"]) for e in rolled] == [
-        (alair.pk, None),  # the conflict's last pick
+        (alair.pk, "7-9"),  # the conflict's last pick, with Alair's own roll
         (saul.pk, "6-"),  # health 4 - 3 = 1; 3 + 1 = 4
         (alair.pk, "10+"),  # health 3 - 2 = 1; 12 + 1 = 13
     ]
@@ -153,3 +174,32 @@ def test_a_conflict_winner_picks_first_and_the_hurt_roll_take_damage_at_once(tab
     assert not services.may_choose(fate, user_id=table.other_player.pk, role="player")
     own = PendingMove.objects.get(character=alair, move="take_damage", resolved_at=None)
     assert own.chooser == "player"
+
+
+def test_the_page_learns_who_answers_from_the_server(table, api_for, duel):
+    """The rules say "opponent"; the table decides who that is. The mover's answer and the
+    live event name the target's player (or the referee), never leave it to the page, which
+    used to offer the opponent's pick to the mover as buttons (review of issue 18)."""
+    alair, saul = duel
+    answer = api_for(table.player).post(
+        f"/api/characters/{alair.pk}/moves/conflict/",
+        {"params": {}, "target_id": saul.pk},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.json()
+    outcome = answer.json()["outcome"]
+    assert (outcome["chooser"], outcome["mine"]) == (services.TARGET_CHOOSER, False)
+    event = TableEvent.objects.filter(kind="move").latest("seq")
+    assert event.payload["outcome"]["chooser"] == services.TARGET_CHOOSER
+    assert event.payload["chooser_id"] == table.other_player.pk
+    # an opponent's pick with no player character to answer it goes to the referee
+    with ScriptedDice([1, 2]) as dice:
+        services.move_make(
+            character=alair,
+            actor=table.player,
+            move="take_damage",
+            params={"dealt": 1, "from_pc": True},
+            dice=dice,
+        )
+    event = TableEvent.objects.filter(kind="move").latest("seq")
+    assert event.payload["outcome"]["chooser"] == "referee"
