@@ -4,6 +4,7 @@ wherever a person is named (the header, members, the table's log, presence and w
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pytest
 from django.test import Client
@@ -11,6 +12,9 @@ from django.urls import reverse
 
 from tests.conftest import make_user
 from vtt.accounts.models import User
+from vtt.accounts.services import clean_public_name
+from vtt.campaigns.archive import _archived_public_name
+from vtt.core.errors import Invalid
 from vtt.table import services as table_services
 from vtt.table.events import wire
 from vtt.table.models import TableEvent
@@ -79,3 +83,61 @@ def test_the_table_names_people_by_display_name(table, client_for):
 
 def test_without_a_display_name_the_login_still_names_someone():
     assert make_user("ivan").display_name == "ivan"
+
+
+# --- issue 18 review: no invisible characters in a display name -------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ал\u202eиса",  # RIGHT-TO-LEFT OVERRIDE: reorders what follows
+        "\u2066Алиса\u2069",  # bidi isolates
+        "Али\u200bса",  # ZERO WIDTH SPACE
+        "Али\u200dса",  # ZERO WIDTH JOINER
+        "Алиса\u2060",  # WORD JOINER
+        "\ufeffАлиса",  # BYTE ORDER MARK
+        "Али\u00adса",  # SOFT HYPHEN (Cf)
+        "Али\u2028са",  # LINE SEPARATOR
+        "Али\u2029са",  # PARAGRAPH SEPARATOR
+        "Али\x07са",  # a control character
+        "Али\ue000са",  # private use
+        "Али\U000e0041са",  # a tag character
+        "\u3164",  # HANGUL FILLER: a letter that draws nothing
+    ],
+)
+def test_clean_public_name_refuses_invisible_characters(name):
+    with pytest.raises(Invalid) as caught:
+        clean_public_name(name)
+    assert caught.value.code == "bad_public_name"
+    assert "U+" in caught.value.message and caught.value.fields["public_name"]
+
+
+def test_clean_public_name_normalises_to_nfc_and_tidies_spaces():
+    decomposed = "И\u0306е\u0308ж"  # Й and ё as base letter + combining mark
+    assert decomposed != unicodedata.normalize("NFC", decomposed)
+    assert clean_public_name(f"  {decomposed}\u00a0 Ёлкин ") == "Йёж Ёлкин"
+    assert clean_public_name("😀 Вера") == "😀 Вера"
+
+
+def test_an_imported_placeholder_keeps_only_a_clean_display_name():
+    assert _archived_public_name("  Борис ") == "Борис"
+    assert _archived_public_name("Бо\u202eрис") == ""  # the login names them instead
+    assert _archived_public_name("Я" * 41) == "" and _archived_public_name(None) == ""
+
+
+def test_signup_refuses_a_bidi_override_in_the_display_name():
+    client = Client()
+    response = client.post(reverse("signup"), {**SIGNUP, "public_name": "Вера\u202eарев"})
+    assert response.status_code == 200 and not User.objects.exists()
+    page = response.content.decode()
+    assert "невидимые" in page and "U+202E" in page
+
+
+def test_profile_refuses_a_bidi_override_and_keeps_the_old_name(table, client_for):
+    client = client_for(table.player)
+    response = client.post(reverse("profile"), {"public_name": "\u202eасилА", "email": ""})
+    assert response.status_code == 400
+    assert "U+202E" in response.content.decode()
+    table.player.refresh_from_db()
+    assert table.player.public_name == ""

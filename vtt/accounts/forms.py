@@ -3,6 +3,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from vtt.accounts.models import PUBLIC_NAME_MAX, User
+from vtt.accounts.services import clean_public_name
+from vtt.core.errors import Invalid
 
 
 def public_name_field() -> forms.CharField:
@@ -14,7 +16,18 @@ def public_name_field() -> forms.CharField:
     )
 
 
-class SignupForm(UserCreationForm):
+class PublicNameMixin:
+    """The display name through ``clean_public_name`` (NFC, no invisible characters): the
+    form's cleaned value is the name that will be saved."""
+
+    def clean_public_name(self) -> str:
+        try:
+            return clean_public_name(self.cleaned_data["public_name"])
+        except Invalid as exc:
+            raise forms.ValidationError(exc.message, code=exc.code) from exc
+
+
+class SignupForm(PublicNameMixin, UserCreationForm):
     public_name = public_name_field()
     email = forms.EmailField(label=_("Email"), required=False)
 
@@ -29,6 +42,6 @@ class SignupForm(UserCreationForm):
         return username
 
 
-class ProfileForm(forms.Form):
+class ProfileForm(PublicNameMixin, forms.Form):
     public_name = public_name_field()
     email = forms.EmailField(label=_("Email"), required=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import unicodedata
 
 from django.conf import settings
 from django.core.cache import cache
@@ -27,9 +28,39 @@ def user_set_language(*, user: User, language: str) -> User:
     return user
 
 
+# Characters a display name may not hold, by Unicode category: controls (Cc), format characters
+# (Cf: bidi overrides and isolates such as U+202E, zero-width U+200B..U+200D, U+2060, U+FEFF),
+# private use (Co), surrogates (Cs), unassigned (Cn), line and paragraph separators (Zl, Zp).
+# Plus a few letters and marks that draw nothing (Hangul fillers, the combining grapheme joiner,
+# Khmer and Mongolian invisible vowels and selectors, the blank Braille pattern): a name made
+# of them, or padded with them, would look like another name or like none.
+PUBLIC_NAME_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+PUBLIC_NAME_REFUSED_CHARS = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
+)
+
+
+def _refused_in_name(char: str) -> bool:
+    return (
+        unicodedata.category(char) in PUBLIC_NAME_REFUSED_CATEGORIES
+        or char in PUBLIC_NAME_REFUSED_CHARS
+    )
+
+
 def clean_public_name(public_name: str) -> str:
-    """A display name with its spaces tidied; never empty (the login is not a name)."""
-    name = " ".join((public_name or "").split())
+    """A display name in NFC with its spaces tidied; never empty (the login is not a name),
+    never holding invisible, control or format characters (one name must not pass for another
+    at the table, nor reorder the text around it). The one place a display name is checked:
+    sign-up, the profile page and archive import all call it."""
+    name = unicodedata.normalize("NFC", public_name or "").strip()
+    refused = sorted({f"U+{ord(c):04X}" for c in name if _refused_in_name(c)})
+    if refused:
+        message = _(
+            "A display name cannot contain invisible, control or formatting characters "
+            "(found: %(chars)s). Type the name again without them."
+        ) % {"chars": ", ".join(refused[:5])}
+        raise Invalid(message, code="bad_public_name", fields={"public_name": [message]})
+    name = " ".join(name.split())
     if not name:
         raise Invalid(
             _("Enter a display name."), fields={"public_name": [_("This field is required.")]}

@@ -14,7 +14,6 @@ from django.views.decorators.http import require_POST
 from vtt.accounts.forms import ProfileForm, SignupForm
 from vtt.accounts.services import (
     LOGIN_WINDOW_SECONDS,
-    clean_public_name,
     login_blocked,
     login_failed,
     login_succeeded,
@@ -32,7 +31,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save(commit=False)
         user.language = request.LANGUAGE_CODE
-        user.public_name = clean_public_name(form.cleaned_data["public_name"])
+        user.public_name = form.cleaned_data["public_name"]  # checked by the form
         user.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_safe_next(request) or "campaign_list")

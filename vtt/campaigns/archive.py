@@ -73,9 +73,11 @@ from PIL import Image, UnidentifiedImageError
 
 from systems import get_ruleset
 from systems.core.ruleset import RulesError
-from vtt.accounts.models import PUBLIC_NAME_MAX, User
+from vtt.accounts.models import User
+from vtt.accounts.services import clean_public_name
 from vtt.campaigns.models import Campaign
 from vtt.core import jsonsafe
+from vtt.core.errors import Invalid
 from vtt.table.events import canonical, chain_hash, hash_body, verify_chain
 from vtt.table.models import GENESIS_HASH, ClockState, EventCursor, TableEvent
 
@@ -875,6 +877,15 @@ def check_image(data: bytes, member: str) -> None:
         raise ArchiveError(f"{member} is not a readable image") from exc
 
 
+def _archived_public_name(value: Any) -> str:
+    """A placeholder's display name as the archive gives it, if it passes ``clean_public_name``
+    (no invisible characters, not too long); otherwise none, and the login names them."""
+    try:
+        return clean_public_name(str(value or ""))
+    except Invalid:
+        return ""
+
+
 class _Importer:
     def __init__(self, archive: Archive, created: list[Path], name: str | None) -> None:
         self.archive = archive
@@ -978,7 +989,7 @@ class _Importer:
                     username=username,
                     first_name=str(row.get("first_name") or "")[:150],
                     last_name=str(row.get("last_name") or "")[:150],
-                    public_name=str(row.get("public_name") or "")[:PUBLIC_NAME_MAX],
+                    public_name=_archived_public_name(row.get("public_name")),
                     language=row.get("language")
                     if row.get("language") in dict(settings.LANGUAGES)
                     else settings.LANGUAGE_CODE,
