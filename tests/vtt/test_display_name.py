@@ -12,9 +12,11 @@ from django.urls import reverse
 
 from tests.conftest import make_user
 from vtt.accounts.models import User
-from vtt.accounts.services import clean_public_name
+from vtt.accounts.services import clean_public_name, public_name_key, user_update_profile
+from vtt.campaigns import services as campaign_services
 from vtt.campaigns.archive import _archived_public_name
-from vtt.core.errors import Invalid
+from vtt.campaigns.models import Membership, Role
+from vtt.core.errors import Conflict, Invalid
 from vtt.table import services as table_services
 from vtt.table.events import wire
 from vtt.table.models import TableEvent
@@ -85,7 +87,7 @@ def test_without_a_display_name_the_login_still_names_someone():
     assert make_user("ivan").display_name == "ivan"
 
 
-# --- issue 18 review: no invisible characters in a display name -------------------------------
+# --- issue 18 review: no invisible characters, no two members with one name ------------------
 
 
 @pytest.mark.parametrize(
@@ -141,3 +143,102 @@ def test_profile_refuses_a_bidi_override_and_keeps_the_old_name(table, client_fo
     assert "U+202E" in response.content.decode()
     table.player.refresh_from_db()
     assert table.player.public_name == ""
+
+
+def test_public_name_key_folds_case_and_compatibility_forms():
+    assert public_name_key("АЛИСА") == public_name_key("алиса")
+    assert public_name_key("Straße") == public_name_key("STRASSE")
+    assert public_name_key("Ａｌｉｃｅ") == public_name_key("alice")
+    assert public_name_key("Алиса") != public_name_key("Алиса 2")
+
+
+def _named(user, name):
+    user.public_name = name
+    user.save(update_fields=["public_name"])
+
+
+def test_profile_refuses_a_name_another_member_uses_in_any_case(table, client_for):
+    _named(table.other_player, "Алиса")
+    client = client_for(table.player)
+    for taken in ("алиса", "АЛИСА", " Алиса "):
+        response = client.post(reverse("profile"), {"public_name": taken, "email": ""})
+        assert response.status_code == 400, taken
+        page = response.content.decode()
+        assert "уже" in page and "Тестовая" in page  # who is called so, and where
+    table.player.refresh_from_db()
+    assert table.player.public_name == ""
+
+
+def test_profile_refuses_a_zero_width_joined_duplicate(table, client_for):
+    _named(table.other_player, "Алиса")
+    response = client_for(table.player).post(
+        reverse("profile"), {"public_name": "Али\u200dса", "email": ""}
+    )
+    assert response.status_code == 400
+    table.player.refresh_from_db()
+    assert table.player.public_name == ""
+
+
+def test_profile_rename_is_checked_against_every_shared_campaign_only(table, client_for):
+    # The outsider shares no campaign with the player: their name is free for the player.
+    _named(table.outsider, "Борис")
+    client = client_for(table.player)
+    assert client.post(reverse("profile"), {"public_name": "борис", "email": ""}).status_code == 302
+    # A second campaign the player is in: its members count too.
+    other = campaign_services.campaign_create(
+        user=table.outsider, name="Вторая", ruleset="dungeon_world"
+    )
+    Membership.objects.create(campaign=other, user=table.player, role=Role.PLAYER)
+    _named(table.outsider, "Вера")
+    response = client.post(reverse("profile"), {"public_name": "ВЕРА", "email": ""})
+    assert response.status_code == 400 and "Вторая" in response.content.decode()
+    # A login shown as a name (no display name set) is a name too.
+    response = client.post(reverse("profile"), {"public_name": "PC2", "email": ""})
+    assert response.status_code == 400
+
+
+def test_keeping_ones_own_name_is_always_allowed(table, client_for):
+    # An older duplicate (from before the check) does not stop the e-mail from being changed.
+    _named(table.player, "Алиса")
+    _named(table.other_player, "алиса")
+    response = client_for(table.player).post(
+        reverse("profile"), {"public_name": "АЛИСА", "email": "a@example.org"}
+    )
+    assert response.status_code == 302
+    table.player.refresh_from_db()
+    assert table.player.public_name == "АЛИСА" and table.player.email == "a@example.org"
+
+
+def test_the_service_refuses_a_duplicate_with_409(table):
+    _named(table.referee, "Ведущий")
+    with pytest.raises(Conflict) as caught:
+        user_update_profile(user=table.player, public_name="ведущий")
+    assert caught.value.status == 409 and caught.value.code == "public_name_taken"
+
+
+def test_joining_is_refused_when_the_display_name_clashes(table, api_for, client_for):
+    _named(table.other_player, "Алиса")
+    newcomer = make_user("newcomer")
+    _named(newcomer, "алиса")
+    invite = campaign_services.invite_create(campaign=table.campaign, created_by=table.referee)
+    response = api_for(newcomer).post(f"/api/invites/{invite.token}/accept/")
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "public_name_taken" and "алиса" in body["detail"]
+    page = client_for(newcomer).post(reverse("invite_accept", args=[invite.token]))
+    assert page.status_code == 409
+    html = page.content.decode()
+    assert "уже" in html and f'href="{reverse("profile")}"' in html
+    assert not Membership.objects.filter(campaign=table.campaign, user=newcomer).exists()
+    invite.refresh_from_db()
+    assert invite.uses == 0
+    # After a rename the same invite works.
+    _named(newcomer, "Алиса Вторая")
+    assert api_for(newcomer).post(f"/api/invites/{invite.token}/accept/").status_code == 200
+
+
+def test_joining_with_a_login_that_is_a_members_name_is_refused(table, api_for):
+    _named(table.other_player, "Newcomer")
+    newcomer = make_user("newcomer")  # no display name: the login names them
+    invite = campaign_services.invite_create(campaign=table.campaign, created_by=table.referee)
+    assert api_for(newcomer).post(f"/api/invites/{invite.token}/accept/").status_code == 409

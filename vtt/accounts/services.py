@@ -8,6 +8,7 @@ import unicodedata
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from vtt.accounts.models import PUBLIC_NAME_MAX, User
@@ -73,9 +74,22 @@ def clean_public_name(public_name: str) -> str:
     return name
 
 
+def public_name_key(name: str) -> str:
+    """What two display names are compared by: compatibility-normalised and case-folded, so
+    "Алиса", "АЛИСА" and a full-width "Ａｌｉｃｅ" vs "alice" are one name at a table."""
+    folded = unicodedata.normalize("NFKC", name or "").casefold()
+    return " ".join(unicodedata.normalize("NFKC", folded).split())
+
+
+@transaction.atomic
 def user_update_profile(*, user: User, public_name: str, email: str = "") -> User:
-    """Save how the user is named at the table and their e-mail."""
-    user.public_name, user.email = clean_public_name(public_name), (email or "").strip()
+    """Save how the user is named at the table and their e-mail. A new name must not be the
+    name of anyone in a campaign the user is in (``ensure_public_name_free``)."""
+    from vtt.campaigns.services import ensure_public_name_free  # campaigns builds on accounts
+
+    name = clean_public_name(public_name)
+    ensure_public_name_free(user=user, name=name)
+    user.public_name, user.email = name, (email or "").strip()
     user.save(update_fields=["public_name", "email"])
     return user
 

@@ -148,6 +148,75 @@ def invite_revoke(*, invite: Invite) -> Invite:
     return invite
 
 
+def ensure_public_name_free(
+    *, user: User, name: str | None = None, campaign: Campaign | None = None
+) -> None:
+    """The one check that nobody at a table can pass for another member: display names are
+    unique among a campaign's members, compared by ``public_name_key`` (NFKC, case-folded).
+
+    - ``name``: the user wants to be called ``name`` (the profile page); no member of any
+      campaign they are in may already be called that. Keeping one's own name (or changing
+      only its case) is always allowed, even where an older duplicate exists.
+    - ``campaign``: the user, named as now, wants to join ``campaign`` (an invite); none of
+      its members may be called that.
+
+    Raises ``Conflict`` (409, code ``public_name_taken``). Runs inside the caller's transaction:
+    it locks the user's row, then the campaigns' rows in id order (FOR NO KEY UPDATE, as
+    ``_lock``; no key-share lock of the event log waits for it). A rename and a join, or two
+    renames, that could produce the same name in one campaign lock a common row (the user or
+    the campaign), so the second one waits and then sees the first one's name.
+    """
+    from vtt.accounts.services import public_name_key
+
+    me = User.objects.select_for_update(no_key=True).get(pk=user.pk)
+    if campaign is not None:
+        wanted = me.display_name
+        campaign_ids = [campaign.pk]
+    else:
+        wanted = name or ""
+        if public_name_key(wanted) == public_name_key(me.display_name):
+            return
+        campaign_ids = list(
+            Membership.objects.filter(user=me).values_list("campaign_id", flat=True)
+        )
+    if not campaign_ids:
+        return
+    list(
+        Campaign.objects.select_for_update(no_key=True)
+        .filter(pk__in=campaign_ids)
+        .order_by("pk")
+        .only("pk")
+    )
+    key = public_name_key(wanted)
+    others = (
+        Membership.objects.filter(campaign_id__in=campaign_ids)
+        .exclude(user=me)
+        .select_related("user", "campaign")
+        .order_by("campaign_id", "id")
+    )
+    clash = next((m for m in others if public_name_key(m.user.display_name) == key), None)
+    if clash is None:
+        return
+    names = {"name": wanted, "campaign": clash.campaign.name}
+    if campaign is not None:
+        message = (
+            _(
+                "A member of “%(campaign)s” is already called “%(name)s”. Change your display "
+                "name in your profile, then open the invite again."
+            )
+            % names
+        )
+        raise Conflict(message, code="public_name_taken")
+    message = (
+        _(
+            "A member of “%(campaign)s”, a campaign you are in, is already called “%(name)s”. "
+            "Choose another display name."
+        )
+        % names
+    )
+    raise Conflict(message, code="public_name_taken", fields={"public_name": [message]})
+
+
 @transaction.atomic
 def invite_accept(*, token: str, user: User) -> Membership:
     """Join through a link. Someone already in the campaign keeps their current role."""
@@ -172,6 +241,7 @@ def invite_accept(*, token: str, user: User) -> Membership:
         raise Conflict(
             _("The campaign is archived and cannot be joined."), code="campaign_archived"
         )
+    ensure_public_name_free(user=user, campaign=invite.campaign)
     try:
         with transaction.atomic():
             membership = Membership.objects.create(
@@ -257,6 +327,7 @@ __all__ = [
     "campaign_create",
     "campaign_unarchive",
     "campaign_update",
+    "ensure_public_name_free",
     "invite_accept",
     "invite_create",
     "invite_revoke",

@@ -21,7 +21,7 @@ from vtt.campaigns.forms import (
     RefereeTransferForm,
 )
 from vtt.campaigns.models import Invite, Role
-from vtt.core.errors import Invalid
+from vtt.core.errors import Conflict, Invalid
 from vtt.permissions import Action, authorize, is_referee
 
 
@@ -198,19 +198,33 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
             {"invite": invite, "token": token},
             status=200 if invite is not None else 404,
         )
+    name_taken = None
     if request.method == "POST":
-        membership = services.invite_accept(token=token, user=request.user)
-        messages.success(
-            request, _("You joined the campaign “%(name)s”.") % {"name": membership.campaign.name}
-        )
-        return redirect("campaign_detail", membership.campaign_id)
+        try:
+            membership = services.invite_accept(token=token, user=request.user)
+        except Conflict as exc:
+            if exc.code != "public_name_taken":
+                raise
+            name_taken = exc  # the invite page again, with the way to the profile
+        else:
+            messages.success(
+                request,
+                _("You joined the campaign “%(name)s”.") % {"name": membership.campaign.name},
+            )
+            return redirect("campaign_detail", membership.campaign_id)
     already = None
     if invite is not None:
         already = invite.campaign.memberships.filter(user=request.user).first()
-    status = 200 if invite is not None else 404
+    status = name_taken.status if name_taken else 200 if invite is not None else 404
     return render(
         request,
         "campaigns/invite.html",
-        {"invite": invite, "token": token, "already": already, "roles": Role},
+        {
+            "invite": invite,
+            "token": token,
+            "already": already,
+            "roles": Role,
+            "name_taken": name_taken,
+        },
         status=status,
     )
