@@ -149,7 +149,7 @@ def referee_keeps_secrets(gm, inv: Inventory, tag: str) -> str:
         {"notation": "2d8", "visibility": "referee", "label": f"раскрытый-{tag}"},
     )
     call(gm, "POST", f"{api}/rolls/{revealed['roll_id']}/reveal/")
-    boris = next(m for m in call(gm, "GET", f"{api}/members/") if m["username"] == "boris")
+    boris = next(m for m in call(gm, "GET", f"{api}/members/") if m["display_name"] == "Борис")
     call(
         gm,
         "POST",

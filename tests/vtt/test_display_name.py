@@ -242,3 +242,25 @@ def test_joining_with_a_login_that_is_a_members_name_is_refused(table, api_for):
     newcomer = make_user("newcomer")  # no display name: the login names them
     invite = campaign_services.invite_create(campaign=table.campaign, created_by=table.referee)
     assert api_for(newcomer).post(f"/api/invites/{invite.token}/accept/").status_code == 409
+
+
+def test_members_api_sends_no_logins(table, api_for):
+    _named(table.player, "Алиса")
+    for user in (table.referee, table.player, table.observer):
+        response = api_for(user).get(f"/api/campaigns/{table.campaign.pk}/members/")
+        assert response.status_code == 200
+        members = response.json()
+        assert all("username" not in m for m in members)
+        names = {m["user_id"]: m["display_name"] for m in members}
+        assert names[table.player.pk] == "Алиса"
+        text = json.dumps(members, ensure_ascii=False)
+        assert '"username"' not in text
+    newcomer = make_user("secretlogin")
+    _named(newcomer, "Гость")
+    invite = campaign_services.invite_create(campaign=table.campaign, created_by=table.referee)
+    joined = api_for(newcomer).post(f"/api/invites/{invite.token}/accept/").json()
+    assert "username" not in joined and "secretlogin" not in json.dumps(joined)
+    transfer = api_for(table.referee).post(
+        f"/api/campaigns/{table.campaign.pk}/referee/", {"user_id": table.player.pk}
+    )
+    assert transfer.status_code == 200 and "username" not in transfer.json()

@@ -57,13 +57,15 @@ class CampaignUpdateSerializer(serializers.Serializer):
 
 
 class MemberSerializer(serializers.ModelSerializer):
+    """A member as the others see them: named by their display name. The login (``username``)
+    stays private to sign-in and is not sent, to the referee either (issue 18)."""
+
     user_id = serializers.IntegerField(source="user.id")
-    username = serializers.CharField(source="user.username")
     display_name = serializers.CharField(source="user.display_name")
 
     class Meta:
         model = Membership
-        fields = ["user_id", "username", "display_name", "role", "joined_at"]
+        fields = ["user_id", "display_name", "role", "joined_at"]
 
 
 class MemberRoleSerializer(serializers.Serializer):
