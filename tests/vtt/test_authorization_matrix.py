@@ -218,7 +218,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "api/characters/<int:cid>/moves/<slug:move>/": Expect("401 405 405 405 405 405", "post 401 404 403 201 403 201"),
     "api/characters/<int:cid>/moves/<slug:move>/odds/": Expect("401 404 403 200 403 200", "post 401 405 405 405 405 405"),
     "api/characters/<int:cid>/pending/": Expect("401 404 200 200 200 200", "post 401 405 405 405 405 405"),
-    "api/characters/<int:cid>/pending/<int:pending_id>/": Expect("401 405 405 405 405 405", "post 401 404 403 400 400 400"),
+    "api/characters/<int:cid>/pending/<int:pending_id>/": Expect("401 405 405 405 405 405", "post 401 404 403 400 403 400"),
     "api/characters/<int:cid>/revert/": Expect("401 405 405 405 405 405", "post 401 404 403 400 403 400"),
     "api/docs/": Expect("200 200 200 200 200 200", "post 405 405 405 405 405 405"),
     "api/invites/<str:token>/": Expect("401 200 200 200 200 200", "post 401 405 405 405 405 405"),

@@ -403,6 +403,8 @@ class PendingChoose(APIView):
         ).first()
         if pending is None:
             raise Http404
+        # who answers comes before the answer is read: another player gets a 403, not a 400
+        services.choice_authorize(pending=pending, actor=request.user, role=membership.role)
         data = _valid(ChoiceRequest, request)
         outcome, follow = services.move_choose(
             pending=pending, actor=request.user, role=membership.role, choices=data["choices"]

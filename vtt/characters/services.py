@@ -644,6 +644,29 @@ def may_choose(pending: PendingMove, *, user_id: int, role: str) -> bool:
     return pending.character.owner_id == user_id
 
 
+def choice_authorize(*, pending: PendingMove, actor: User, role: str) -> None:
+    """A 403 that says who answers this waiting choice, unless this member may
+    (``may_choose``). Asked before the answer is read: the API calls it first, then
+    ``move_choose`` again with the choice locked."""
+    if may_choose(pending, user_id=actor.pk, role=role):
+        return
+    if role != Role.PLAYER:
+        raise ServiceError(_("Observers make no choices."), code="forbidden", status=403)
+    if pending.chooser == TARGET_CHOOSER:
+        target = pending.target
+        raise ServiceError(
+            _("Only the player of %(name)s (or the referee) answers this reaction.")
+            % {"name": target.name if target else "?"},
+            code="reaction_owner",
+            status=403,
+        )
+    if pending.chooser == "referee":
+        raise ServiceError(_("The referee makes this choice."), code="referee_chooses", status=403)
+    raise ServiceError(
+        _("The character's player makes this choice."), code="player_chooses", status=403
+    )
+
+
 @transaction.atomic
 def move_choose(
     *, pending: PendingMove, actor: User, role: str, choices: list[str], dice: Dice | None = None
@@ -658,26 +681,10 @@ def move_choose(
         if table.choice_spend(choices, unlocked.outcome) is not None:
             ts = table.lock_for_spend(campaign)
     pending = PendingMove.objects.select_for_update().select_related("character").get(pk=pending.pk)
+    choice_authorize(pending=pending, actor=actor, role=role)
     if pending.resolved_at is not None:
         raise Conflict(_("This choice was already made."), code="already_chosen")
     character = Character.objects.select_for_update().get(pk=pending.character_id)
-    if pending.chooser == TARGET_CHOOSER and role != Role.REFEREE:
-        target = Character.objects.filter(pk=pending.target_id).first()
-        if target is None or target.owner_id != actor.pk:
-            raise Conflict(
-                _("Only the player of %(name)s (or the referee) answers this reaction.")
-                % {"name": target.name if target else "?"},
-                code="reaction_owner",
-                status=403,
-            )
-    if pending.chooser == "referee" and role != Role.REFEREE:
-        raise Conflict(_("The referee makes this choice."), code="referee_chooses")
-    if (
-        pending.chooser not in ("referee", TARGET_CHOOSER)
-        and role != Role.REFEREE
-        and character.owner_id != actor.pk
-    ):
-        raise Conflict(_("The character's player makes this choice."), code="player_chooses")
     if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
         raise Invalid(_("Choices are a list of option keys."), code="bad_choices")
     target = Character.objects.select_for_update().filter(pk=pending.target_id).first()

@@ -380,7 +380,7 @@ def test_an_expertise_before_the_reaction_stays_the_attackers(crows, api_for):
     assert expertise.chooser == "player"
     url = f"/api/characters/{crows.archer.pk}/pending/{expertise.pk}/"
     refused = api_for(crows.table.other_player).post(url, {"choices": ["none"]}, format="json")
-    assert refused.status_code == 409 and refused.json()["code"] == "player_chooses"
+    assert refused.status_code == 403 and refused.json()["code"] == "player_chooses"
     done = api_for(crows.table.player).post(url, {"choices": ["none"]}, format="json")
     assert done.status_code == 200, done.content
     reaction = PendingMove.objects.get(pk=done.json()["pending_id"])
