@@ -170,7 +170,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "api/campaigns/<int:pk>/maps/": Expect("401 404 200 200 200 200", "post 401 404 403 403 403 400"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/": Expect("401 404 200 200 200 200", "patch 401 404 403 403 403 200"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/activate/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200"),
-    "api/campaigns/<int:pk>/maps/<int:map_id>/attack/": Expect("401 405 405 405 405 405", "post 401 404 403 400 400 400", ruleset="crows"),
+    "api/campaigns/<int:pk>/maps/<int:map_id>/attack/": Expect("401 405 405 405 405 405", "post 401 404 403 400 404 400", ruleset="crows", data={"attacker": Ref("token_id"), "target": Ref("token_id")}),
     "api/campaigns/<int:pk>/maps/<int:map_id>/background/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 415"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/combat/": Expect("401 404 200 200 200 200", "post 401 405 405 405 405 405", ruleset="crows"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/combat/<slug:step>/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200", ruleset="crows", kwargs={"step": "start"}),
