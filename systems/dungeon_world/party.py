@@ -10,6 +10,10 @@ save them in one transaction:
 * ``perilous_journey``: the trailblazer, the scout and the quartermaster each roll +WIS; each
   role is held by a different hero and a hero holds at most one role. A role nobody holds
   rolls nothing and gives no benefit (digest ambiguity 20).
+
+``party_actors`` says which keys a move's parameters name to roll (the watcher, each role's
+hero) before anything is checked, so the table can let a player name only their own
+characters there (the camp that merely takes +1 forward may hold anyone's).
 """
 
 from __future__ import annotations
@@ -163,3 +167,19 @@ PARTY_MOVES = {
     "take_watch": take_watch,
     "perilous_journey": perilous_journey,
 }
+
+
+def party_actors(move: str, params: dict[str, Any]) -> list[str]:
+    """The keys of ``party`` that ``params`` name to roll: Take Watch's watcher, Perilous
+    Journey's role holders. Read leniently, before any check: a value of the wrong shape is
+    left out here and refused by the move itself."""
+    if not isinstance(params, dict):
+        return []
+    if move == "take_watch":
+        named = [params.get("watcher")]
+    elif move == "perilous_journey":
+        roles = params.get("roles")
+        named = list(roles.values()) if isinstance(roles, dict) else []
+    else:
+        named = []
+    return [str(key) for key in named if isinstance(key, int | str) and not isinstance(key, bool)]

@@ -235,6 +235,12 @@ class DungeonWorld(MoveDispatch):
             raise _err(missing[0], "Обязательное поле.", "This field is required.")
         return procedure(self, party, dice=dice, settings=settings, **params)
 
+    def party_actors(self, move: str, params: dict[str, Any]) -> list[str]:
+        """The keys of ``party`` a party move's parameters name to roll (the watcher, the
+        journey's role holders), read before anything is checked; the others it touches (the
+        camp) only take what the roll gives them."""
+        return party_rules.party_actors(move, params)
+
     def apply_choice(
         self, outcome: Outcome, choices: list[str], *, dice: Dice | None = None
     ) -> Outcome:

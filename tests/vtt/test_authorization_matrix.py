@@ -51,6 +51,25 @@ WS_PREFIX = "ws/"
 
 
 @dataclass(frozen=True)
+class Ref:
+    """In a row's ``data``: the id ``scene()`` gives the route parameter ``name`` (a body that
+    names the player's own character or token, so that another player is refused on whose
+    it is, not on an empty body)."""
+
+    name: str
+
+
+def _filled(data: Any, kwargs: dict[str, Any]) -> Any:
+    if isinstance(data, Ref):
+        return kwargs[data.name]
+    if isinstance(data, dict):
+        return {key: _filled(value, kwargs) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_filled(value, kwargs) for value in data]
+    return data
+
+
+@dataclass(frozen=True)
 class Expect:
     """What a route answers each role (``ROLES`` order): six codes for a GET, and a write
     method with six codes (for a socket: 200 welcomed, else the close code, and no write).
@@ -60,7 +79,8 @@ class Expect:
     write: str
     ruleset: str = "dungeon_world"
     kwargs: dict[str, Any] = field(default_factory=dict)
-    data: dict[str, Any] = field(default_factory=dict)  # the write's body (default: empty)
+    # the write's body (default: empty); a ``Ref`` in it is filled from the route's ids
+    data: dict[str, Any] = field(default_factory=dict)
     # Its own campaign in a transactional test: the view closes the thread's database
     # connection (async views, the socket), which the shared populated campaign cannot survive.
     alone: bool = False
@@ -81,7 +101,10 @@ def _six(codes: str) -> list[int]:
 # 302 a page's login redirect, 401 the API's; 404 an outsider (or a member kept from an object);
 # 403 a member without the role; 405 a method the route does not take (checked before the
 # role, and it says nothing about a campaign); 400/409 past the permission check, refused on
-# the (empty) body. The admin site answers every non-staff user with its login redirect.
+# the (empty) body. A write whose body names what acts (a sheet, a token) gets a body naming
+# the player's own (``Ref``): whose it is comes before the rest of the body, so another player
+# is refused for that (403, or 404 for what they cannot see), never on the body's content.
+# The admin site answers every non-staff user with its login redirect.
 # fmt: off
 EXPECTATIONS: dict[str, Expect] = {
     "": Expect("302 302 302 302 302 302", "post 302 302 302 302 302 302"),
@@ -147,7 +170,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "api/campaigns/<int:pk>/maps/": Expect("401 404 200 200 200 200", "post 401 404 403 403 403 400"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/": Expect("401 404 200 200 200 200", "patch 401 404 403 403 403 200"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/activate/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200"),
-    "api/campaigns/<int:pk>/maps/<int:map_id>/attack/": Expect("401 405 405 405 405 405", "post 401 404 403 400 400 400", ruleset="crows"),
+    "api/campaigns/<int:pk>/maps/<int:map_id>/attack/": Expect("401 405 405 405 405 405", "post 401 404 403 400 404 400", ruleset="crows", data={"attacker": Ref("token_id"), "target": Ref("token_id")}),
     "api/campaigns/<int:pk>/maps/<int:map_id>/background/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 415"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/combat/": Expect("401 404 200 200 200 200", "post 401 405 405 405 405 405", ruleset="crows"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/combat/<slug:step>/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200", ruleset="crows", kwargs={"step": "start"}),
@@ -155,7 +178,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "api/campaigns/<int:pk>/maps/<int:map_id>/fog/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 400"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/notes/": Expect("401 404 200 200 200 200", "post 401 404 403 403 403 400"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/notes/<int:note_id>/": Expect("401 405 405 405 405 405", "patch 401 404 403 403 403 200"),
-    "api/campaigns/<int:pk>/party-moves/<slug:move>/": Expect("401 405 405 405 405 405", "post 401 404 403 400 400 400"),
+    "api/campaigns/<int:pk>/party-moves/<slug:move>/": Expect("401 405 405 405 405 405", "post 401 404 403 201 403 201", kwargs={"move": "take_watch"}, data={"character_ids": [Ref("cid")], "params": {"watcher": Ref("cid")}}),
     "api/campaigns/<int:pk>/maps/<int:map_id>/party/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200", ruleset="crows"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/round/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/terrain/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 400", ruleset="crows"),
@@ -195,7 +218,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "api/characters/<int:cid>/moves/<slug:move>/": Expect("401 405 405 405 405 405", "post 401 404 403 201 403 201"),
     "api/characters/<int:cid>/moves/<slug:move>/odds/": Expect("401 404 403 200 403 200", "post 401 405 405 405 405 405"),
     "api/characters/<int:cid>/pending/": Expect("401 404 200 200 200 200", "post 401 405 405 405 405 405"),
-    "api/characters/<int:cid>/pending/<int:pending_id>/": Expect("401 405 405 405 405 405", "post 401 404 403 400 400 400"),
+    "api/characters/<int:cid>/pending/<int:pending_id>/": Expect("401 405 405 405 405 405", "post 401 404 403 400 403 400"),
     "api/characters/<int:cid>/revert/": Expect("401 405 405 405 405 405", "post 401 404 403 400 403 400"),
     "api/docs/": Expect("200 200 200 200 200 200", "post 405 405 405 405 405 405"),
     "api/invites/<str:token>/": Expect("401 200 200 200 200 200", "post 401 405 405 405 405 405"),
@@ -405,7 +428,7 @@ def observe(
     clients = _clients(users)
     answers: dict[str, list[int]] = {}
     for method in expect.codes():
-        data = expect.data if method != "get" else {}
+        data = _filled(expect.data, kwargs) if method != "get" else {}
         answers[method] = [_ask(clients[role], method, url, data) for role in ROLES]
     return answers
 

@@ -310,6 +310,16 @@ class PartyMove(APIView):
         listed under `party_moves` in the ruleset's description); the server rolls and every
         sheet it changes is saved and published at once."""
         membership = authorize(request.user, pk, Action.PLAY)
+        # who may name whom comes before the body is checked: another player's character
+        # named to roll is a 403 whatever else the body says
+        body = request.data if isinstance(request.data, dict) else {}
+        services.party_move_authorize(
+            campaign=membership.campaign,
+            actor=request.user,
+            role=membership.role,
+            move=move,
+            params=body.get("params"),
+        )
         data = _valid(PartyMoveRequest, request)
         MOVE_BUCKET.hit(str(request.user.pk))
         result = services.party_move_make(
@@ -393,6 +403,8 @@ class PendingChoose(APIView):
         ).first()
         if pending is None:
             raise Http404
+        # who answers comes before the answer is read: another player gets a 403, not a 400
+        services.choice_authorize(pending=pending, actor=request.user, role=membership.role)
         data = _valid(ChoiceRequest, request)
         outcome, follow = services.move_choose(
             pending=pending, actor=request.user, role=membership.role, choices=data["choices"]

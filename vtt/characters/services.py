@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -643,6 +644,29 @@ def may_choose(pending: PendingMove, *, user_id: int, role: str) -> bool:
     return pending.character.owner_id == user_id
 
 
+def choice_authorize(*, pending: PendingMove, actor: User, role: str) -> None:
+    """A 403 that says who answers this waiting choice, unless this member may
+    (``may_choose``). Asked before the answer is read: the API calls it first, then
+    ``move_choose`` again with the choice locked."""
+    if may_choose(pending, user_id=actor.pk, role=role):
+        return
+    if role != Role.PLAYER:
+        raise ServiceError(_("Observers make no choices."), code="forbidden", status=403)
+    if pending.chooser == TARGET_CHOOSER:
+        target = pending.target
+        raise ServiceError(
+            _("Only the player of %(name)s (or the referee) answers this reaction.")
+            % {"name": target.name if target else "?"},
+            code="reaction_owner",
+            status=403,
+        )
+    if pending.chooser == "referee":
+        raise ServiceError(_("The referee makes this choice."), code="referee_chooses", status=403)
+    raise ServiceError(
+        _("The character's player makes this choice."), code="player_chooses", status=403
+    )
+
+
 @transaction.atomic
 def move_choose(
     *, pending: PendingMove, actor: User, role: str, choices: list[str], dice: Dice | None = None
@@ -657,26 +681,10 @@ def move_choose(
         if table.choice_spend(choices, unlocked.outcome) is not None:
             ts = table.lock_for_spend(campaign)
     pending = PendingMove.objects.select_for_update().select_related("character").get(pk=pending.pk)
+    choice_authorize(pending=pending, actor=actor, role=role)
     if pending.resolved_at is not None:
         raise Conflict(_("This choice was already made."), code="already_chosen")
     character = Character.objects.select_for_update().get(pk=pending.character_id)
-    if pending.chooser == TARGET_CHOOSER and role != Role.REFEREE:
-        target = Character.objects.filter(pk=pending.target_id).first()
-        if target is None or target.owner_id != actor.pk:
-            raise Conflict(
-                _("Only the player of %(name)s (or the referee) answers this reaction.")
-                % {"name": target.name if target else "?"},
-                code="reaction_owner",
-                status=403,
-            )
-    if pending.chooser == "referee" and role != Role.REFEREE:
-        raise Conflict(_("The referee makes this choice."), code="referee_chooses")
-    if (
-        pending.chooser not in ("referee", TARGET_CHOOSER)
-        and role != Role.REFEREE
-        and character.owner_id != actor.pk
-    ):
-        raise Conflict(_("The character's player makes this choice."), code="player_chooses")
     if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
         raise Invalid(_("Choices are a list of option keys."), code="bad_choices")
     target = Character.objects.select_for_update().filter(pk=pending.target_id).first()
@@ -758,6 +766,49 @@ def _party_ids(character_ids: Any) -> list[int]:
     return character_ids
 
 
+_DIGITS = re.compile(r"[0-9]{1,18}")
+
+
+def _not_yours() -> ServiceError:
+    return ServiceError(
+        _(
+            "In a party move you may put only your own characters on watch or in a role; "
+            "the referee may name anyone."
+        ),
+        code="not_your_character",
+        status=403,
+    )
+
+
+def party_move_authorize(
+    *, campaign: Campaign, actor: User, role: str, move: str, params: Any
+) -> dict[str, Any]:
+    """May this member make this party move with these parameters? Asked before the request
+    is read any further (the API calls it first, then ``party_move_make`` again under its
+    transaction). Returns the move's spec.
+
+    The referee names anyone. A player names only their own characters to roll (the ones
+    the ruleset's ``party_actors`` reads from the parameters: Take Watch's watcher, Perilous
+    Journey's role holders); the other sheets a move merely carries along (the camp that
+    takes +1 forward) may be anyone's they can see. A value that cannot name a sheet is left
+    for the rules to refuse (400)."""
+    if role not in (Role.REFEREE, Role.PLAYER):
+        raise ServiceError(_("Observers make no moves."), code="forbidden", status=403)
+    spec = _party_moves(campaign.ruleset).get(move)
+    if spec is None:
+        raise Invalid(_("No such party move in this ruleset: %(m)s.") % {"m": move}, code="no_move")
+    if role == Role.REFEREE:
+        return spec
+    # a ruleset without ``party_actors`` still has its rolls checked in ``party_move_make``
+    actors = getattr(get_ruleset(campaign.ruleset), "party_actors", None)
+    named = actors(move, params if isinstance(params, dict) else {}) if actors else []
+    ids = {int(key) for key in named if _DIGITS.fullmatch(key)}
+    own = Character.objects.filter(campaign=campaign, pk__in=ids, owner=actor, kind=Kind.PC)
+    if len(ids) != own.count():
+        raise _not_yours()
+    return spec
+
+
 @transaction.atomic
 def party_move_make(
     *,
@@ -773,13 +824,9 @@ def party_move_make(
     Journey): the ruleset's ``party_move`` gets every sheet named, keyed by its id, and every
     sheet it changes is saved, versioned and published in this one transaction.
 
-    The referee makes any party move; a player only one in which a character of theirs
-    rolls. Players name only the sheets they can see."""
-    spec = _party_moves(campaign.ruleset).get(move)
-    if spec is None:
-        raise Invalid(_("No such party move in this ruleset: %(m)s.") % {"m": move}, code="no_move")
-    if role not in (Role.REFEREE, Role.PLAYER):
-        raise ServiceError(_("Observers make no moves."), code="forbidden", status=403)
+    The referee makes any party move; a player one in which only characters of theirs roll
+    (``party_move_authorize``). Players name only the sheets they can see."""
+    spec = party_move_authorize(campaign=campaign, actor=actor, role=role, move=move, params=params)
     ids = _party_ids(character_ids)
     params = dict(params or {})
     if set(params) & RESERVED_PARAMS:
@@ -797,15 +844,12 @@ def party_move_make(
         )
     except RulesError as exc:
         raise invalid_from_rules(exc, code="move_refused") from exc
-    if role != Role.REFEREE and not any(
+    if role != Role.REFEREE and not all(
         characters[key].owner_id == actor.pk for key in result.rollers
     ):
-        # raised before anything is saved or published: the transaction rolls the roll back
-        raise ServiceError(
-            _("A player makes a party move only when a character of theirs rolls."),
-            code="not_your_roll",
-            status=403,
-        )
+        # the rolls themselves, should the ruleset's ``party_actors`` have missed one: raised
+        # before anything is saved or published, so the transaction rolls the roll back
+        raise _not_yours()
     reason = f"party:{move}"
     for key, sheet in result.characters.items():
         character = characters[key]

@@ -542,6 +542,11 @@ class MapAttack(APIView):
         advantage (−2…+2)."""
         membership = authorize(request.user, pk, Action.PLAY)
         m = selectors.map_for(membership, map_id)
+        # whose token attacks comes before the body is checked: another player's is a 403
+        body = request.data if isinstance(request.data, dict) else {}
+        combat.attack_authorize(
+            map=m, actor=request.user, role=membership.role, attacker_token=body.get("attacker")
+        )
         serializer = MapAttackRequest(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data

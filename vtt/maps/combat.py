@@ -104,6 +104,51 @@ def _token(m: Map, tokens: dict[int, Token], token_id: Any, fog: Fog, role: str)
     return token
 
 
+def _acting_token(
+    m: Map, tokens: dict[int, Token], token_id: Any, fog: Fog, actor: User, role: str, *, what: str
+) -> Token:
+    """The token ``token_id`` names to act with (attack, grab), if this member may act with
+    it. The referee acts with any token on the map. A player with their own characters'
+    tokens: one they cannot see does not exist for them (404, as for an id that names
+    nothing; their own they see under the fog too, as when they move it), another's they see
+    is a 403, and their own under the fog cannot act from there (400)."""
+    if role == Role.REFEREE:
+        return _token(m, tokens, token_id, fog, role)
+    try:
+        token = tokens.get(int(token_id))
+    except (TypeError, ValueError):
+        token = None
+    if token is None or not token_visible(token, m, fog, viewer_id=actor.pk):
+        raise Invalid(_("No such token on this map."), code="no_token", status=404)
+    if not can_move(token, user_id=actor.pk, role=role):
+        message = (
+            _("You may grab only with your own characters' tokens.")
+            if what == "grab"
+            else _("You may attack only with your own characters' tokens.")
+        )
+        raise ServiceError(message, code="not_owner", status=403)
+    return _token(m, tokens, token.pk, fog, role)
+
+
+def attack_authorize(*, map: Map, actor: User, role: str, attacker_token: Any) -> None:
+    """May this member attack with the token the request names? Asked before the rest of the
+    request is read (the API calls it first, then ``map_attack`` again with the map locked):
+    another player's token is a 403, one the player cannot see a 404, whatever the target or
+    the weapon. A value that is no token id is left for the request's own checks (400)."""
+    if role == Role.REFEREE or not isinstance(attacker_token, int | str):
+        return
+    try:
+        pk = int(attacker_token)
+    except ValueError:
+        return
+    if isinstance(attacker_token, bool) or not 0 < pk < 2**63:  # no such row (nor SQL int)
+        return
+    token = Token.objects.filter(map=map, pk=pk).select_related("character").first()
+    _acting_token(
+        map, {pk: token} if token else {}, pk, Fog.for_map(map), actor, role, what="attack"
+    )
+
+
 def _attack_kind(sheet: dict[str, Any], weapon_id: str, attack: str) -> str:
     try:
         profile, _card = crows_combat.weapon_profile(sheet, weapon_id)
@@ -154,18 +199,15 @@ def map_attack(
         raise Invalid(_("Attacks from the map follow the Crows rules."), code="not_crows")
     if m.kind != GridKind.SQUARE:
         raise Invalid(_("Attacks are made on square battle maps."), code="not_square")
-    if attack not in ("", "melee", "ranged"):
-        raise Invalid(_("An attack is melee or ranged."), fields={"attack": ["melee, ranged"]})
     fog = Fog.for_map(m)
     tokens = {t.pk: t for t in Token.objects.filter(map=m).select_related("character")}
-    attacker = _token(m, tokens, attacker_token, fog, role)
+    # whose token attacks comes first: another player's is a 403 whatever else was asked
+    attacker = _acting_token(m, tokens, attacker_token, fog, actor, role, what="attack")
+    if attack not in ("", "melee", "ranged"):
+        raise Invalid(_("An attack is melee or ranged."), fields={"attack": ["melee, ranged"]})
     target = _token(m, tokens, target_token, fog, role)
     if attacker.pk == target.pk:
         raise Invalid(_("Choose another token as the target."), code="same_token")
-    if not can_move(attacker, user_id=actor.pk, role=role):
-        raise ServiceError(
-            _("You may attack only with your own characters' tokens."), code="not_owner", status=403
-        )
     if attacker.character_id is None:
         raise Invalid(
             _("Link the token to a character sheet first: the sheet makes the attack."),
@@ -273,14 +315,10 @@ def map_grab(
         raise Invalid(_("Grabs are made on square battle maps (Crows)."), code="not_square")
     fog = Fog.for_map(m)
     tokens = {t.pk: t for t in Token.objects.filter(map=m).select_related("character")}
-    grabber = _token(m, tokens, attacker_token, fog, role)
+    grabber = _acting_token(m, tokens, attacker_token, fog, actor, role, what="grab")
     target = _token(m, tokens, target_token, fog, role)
     if grabber.pk == target.pk:
         raise Invalid(_("Choose another token as the target."), code="same_token")
-    if not can_move(grabber, user_id=actor.pk, role=role):
-        raise ServiceError(
-            _("You may grab only with your own characters' tokens."), code="not_owner", status=403
-        )
     if grabber.character_id is None:
         raise Invalid(
             _("Link the token to a character sheet first: the sheet makes the grab."),

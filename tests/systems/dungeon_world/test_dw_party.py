@@ -103,3 +103,18 @@ def test_party_moves_are_described_and_unknown_ones_refused():
         _party_move("carouse", {"a": pc_a()}, [])
     with pytest.raises(RulesError):
         _party_move("take_watch", {"a": pc_a()}, [], watcher="a", bonus=2)
+
+
+def test_party_actors_name_the_rollers_only():
+    """The watcher and the role holders roll; the camp or the other travellers do not. Read
+    leniently: what cannot name a sheet is left for the move to refuse."""
+    assert RS.party_actors("take_watch", {"watcher": 12}) == ["12"]
+    assert RS.party_actors("take_watch", {"watcher": "a"}) == ["a"]
+    assert RS.party_actors("take_watch", {}) == []
+    assert RS.party_actors("take_watch", {"watcher": [1, 2]}) == []
+    roles = {"scout": 3, "trailblazer": "4", "quartermaster": None, "cook": 5}
+    assert RS.party_actors("perilous_journey", {"roles": roles}) == ["3", "4", "5"]
+    assert RS.party_actors("perilous_journey", {"roles": [3, 4]}) == []
+    assert RS.party_actors("perilous_journey", {"roles": {"scout": True}}) == []
+    assert RS.party_actors("carouse", {"watcher": 1}) == []
+    assert RS.party_actors("take_watch", "watcher") == []

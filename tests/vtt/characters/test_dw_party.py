@@ -3,11 +3,13 @@ and Perilous Journey's roles go to different heroes, each in one transaction wit
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from systems.core.dice import ScriptedDice
 from vtt.characters import services
-from vtt.characters.models import CharacterChange
+from vtt.characters.models import Character, CharacterChange
 from vtt.core.errors import ServiceError
 from vtt.table.models import TableEvent
 
@@ -176,3 +178,150 @@ def test_the_sheet_page_does_not_offer_party_moves(table, client_for, camp):
     assert 'data-move="spout_lore"' in page
     assert 'data-move="take_watch"' not in page
     assert 'data-move="perilous_journey"' not in page
+
+
+# --- whose characters a player may name (issue 18 review) -------------------------------------
+
+
+def _refused_untouched(response, camp, events):
+    assert response.status_code == 403, response.content
+    data = response.json()
+    assert data["code"] == "not_your_character"
+    assert "только своих персонажей" in data["detail"]  # Russian by default
+    for c in camp:
+        c.refresh_from_db()
+        assert c.version == 1, c.name
+    assert TableEvent.objects.count() == events
+
+
+def test_a_player_may_not_put_another_players_character_in_a_journey_role(table, api_for, camp):
+    """Ава and Сю are the player's, Бо the other player's: a journey with Бо in a role is
+    refused even though Ава rolls too, and nothing is rolled, saved or published."""
+    ava, bo, cy = camp
+    events = TableEvent.objects.count()
+    response = api_for(table.player).post(
+        _url(table, "perilous_journey"),
+        {
+            "character_ids": [ava.pk, bo.pk],
+            "params": {"roles": {"scout": ava.pk, "trailblazer": bo.pk}},
+        },
+        format="json",
+    )
+    _refused_untouched(response, camp, events)
+    # with only their own heroes in the roles it goes ahead
+    with_own = api_for(table.player).post(
+        _url(table, "perilous_journey"),
+        {
+            "character_ids": [ava.pk, cy.pk],
+            "params": {"roles": {"scout": ava.pk, "trailblazer": cy.pk}},
+        },
+        format="json",
+    )
+    assert with_own.status_code == 201, with_own.content
+
+
+def test_a_player_may_not_put_another_players_character_on_watch(table, api_for, camp):
+    ava, bo, _cy = camp
+    events = TableEvent.objects.count()
+    response = api_for(table.player).post(
+        _url(table, "take_watch"),
+        {"character_ids": [ava.pk, bo.pk], "params": {"watcher": bo.pk}},
+        format="json",
+    )
+    _refused_untouched(response, camp, events)
+
+
+@pytest.mark.parametrize(
+    ("move", "body"),
+    [
+        # each body is wrong in another way too: who may be named is checked first
+        ("take_watch", lambda ava, bo: {"character_ids": [], "params": {"watcher": bo}}),
+        ("take_watch", lambda ava, bo: {"character_ids": "all", "params": {"watcher": bo}}),
+        ("perilous_journey", lambda ava, bo: {"params": {"roles": {"scout": bo, "cook": ava}}}),
+        (
+            "perilous_journey",
+            lambda ava, bo: {"character_ids": ["x"], "params": {"roles": {"scout": str(bo)}}},
+        ),
+    ],
+)
+def test_naming_another_players_character_is_a_403_before_the_body_is_checked(
+    table, api_for, camp, move, body
+):
+    ava, bo, _cy = camp
+    events = TableEvent.objects.count()
+    response = api_for(table.player).post(_url(table, move), body(ava.pk, bo.pk), format="json")
+    _refused_untouched(response, camp, events)
+    # the same body naming the player's own character is refused on its content only
+    own = api_for(table.player).post(_url(table, move), body(ava.pk, ava.pk), format="json")
+    assert own.status_code == 400, own.content
+
+
+def test_the_referee_may_name_anyone_to_roll(table, api_for, camp):
+    ava, bo, cy = camp
+    response = api_for(table.referee).post(
+        _url(table, "perilous_journey"),
+        {
+            "character_ids": [ava.pk, bo.pk],
+            "params": {"roles": {"scout": ava.pk, "trailblazer": bo.pk}},
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    watch = api_for(table.referee).post(
+        _url(table, "take_watch"),
+        {"character_ids": [ava.pk, bo.pk, cy.pk], "params": {"watcher": bo.pk}},
+        format="json",
+    )
+    assert watch.status_code == 201, watch.content
+
+
+def test_the_service_refuses_another_players_roller_too(table, camp):
+    """The same rule when the service is called directly (the API is not the only caller)."""
+    ava, bo, _cy = camp
+    with pytest.raises(ServiceError) as err:
+        services.party_move_make(
+            campaign=table.campaign,
+            actor=table.player,
+            role="player",
+            move="perilous_journey",
+            character_ids=[ava.pk, bo.pk],
+            params={"roles": {"quartermaster": ava.pk, "scout": bo.pk}},
+            dice=ScriptedDice([]),
+        )
+    assert err.value.status == 403 and err.value.code == "not_your_character"
+    bo.refresh_from_db()
+    assert bo.version == 1
+
+
+def _options(page: str, select: str) -> list[str]:
+    """The option values of the first ``<select ...select...>`` of the page."""
+    start = page.index(select)
+    block = page[start : page.index("</select>", start)]
+    return [v for v in re.findall(r'<option value="([^"]*)"', block) if v]
+
+
+def test_the_panel_offers_a_player_only_their_own_characters_to_roll(table, client_for, camp):
+    ava, bo, cy = camp
+    url = f"/campaigns/{table.campaign.pk}/table/"
+    page = client_for(table.player).get(url).content.decode()
+    own = sorted([str(ava.pk), str(cy.pk)])
+    assert sorted(_options(page, 'name="watcher"')) == own
+    for role in ("trailblazer", "scout", "quartermaster"):
+        assert sorted(_options(page, f'data-role="{role}"')) == own, role
+    # the camp (carried along, +1 forward on a 10+) still lists every sheet
+    assert f'name="party" value="{bo.pk}"' in page
+    # the referee may name anyone
+    page = client_for(table.referee).get(url).content.decode()
+    everyone = sorted(str(c.pk) for c in camp)
+    assert sorted(_options(page, 'name="watcher"')) == everyone
+    assert sorted(_options(page, 'data-role="scout"')) == everyone
+
+
+def test_a_player_without_a_character_is_told_so(table, client_for, camp):
+    page = client_for(table.other_player).get(f"/campaigns/{table.campaign.pk}/table/")
+    assert 'name="watcher"' in page.content.decode()  # Бо is theirs
+    Character.objects.filter(pk=camp[1].pk).update(owner=table.player)
+    page = client_for(table.other_player).get(f"/campaigns/{table.campaign.pk}/table/")
+    text = page.content.decode()
+    assert 'id="party-moves"' in text and 'name="watcher"' not in text
+    assert "У вас нет своего персонажа, чтобы сделать ход группы." in text

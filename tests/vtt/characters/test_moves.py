@@ -77,12 +77,10 @@ def test_volley_7_9_waits_for_the_players_choice_then_resolves(table, api_for, f
     assert "ammo" in keys
     event = TableEvent.objects.get(kind="move")
     assert event.payload["pending_id"] == pending.pk
-    # another player cannot choose for her; the owner can
+    # another player cannot choose for her (a 403: not theirs to answer); the owner can
     url = f"/api/characters/{fighter.pk}/pending/{pending.pk}/"
-    assert (
-        api_for(table.other_player).post(url, {"choices": ["ammo"]}, format="json").status_code
-        == 409
-    )
+    refused = api_for(table.other_player).post(url, {"choices": ["ammo"]}, format="json")
+    assert refused.status_code == 403 and refused.json()["code"] == "player_chooses"
     listed = api_for(table.player).get(f"/api/characters/{fighter.pk}/pending/").json()
     assert [p["id"] for p in listed] == [pending.pk]
     resp = api_for(table.player).post(url, {"choices": ["ammo"]}, format="json")
@@ -93,6 +91,27 @@ def test_volley_7_9_waits_for_the_players_choice_then_resolves(table, api_for, f
     again = api_for(table.player).post(url, {"choices": ["ammo"]}, format="json")
     assert again.status_code == 409
     assert TableEvent.objects.filter(kind="move").count() == 2
+
+
+@pytest.mark.parametrize(
+    "body", [{}, {"choices": "ammo"}, {"choices": [1, 2]}, {"choices": ["ammo"]}]
+)
+def test_who_answers_a_choice_is_checked_before_the_answer(table, api_for, fighter, body):
+    """Another player gets the same 403 whatever they send (not a 400 on a malformed answer:
+    the body of a choice that is not theirs is never read), and the choice stays open."""
+    _outcome, pending = services.move_make(
+        character=fighter, actor=table.player, move="volley", dice=ScriptedDice([3, 3])
+    )
+    url = f"/api/characters/{fighter.pk}/pending/{pending.pk}/"
+    refused = api_for(table.other_player).post(url, body, format="json")
+    assert refused.status_code == 403, refused.content
+    assert refused.json()["code"] == "player_chooses"
+    assert refused.json()["detail"] == "Этот выбор делает игрок персонажа."
+    assert api_for(table.observer).post(url, body, format="json").status_code == 403
+    assert api_for(table.outsider).post(url, body, format="json").status_code == 404
+    pending.refresh_from_db()
+    assert pending.resolved_at is None
+    assert TableEvent.objects.filter(kind="move").count() == 1
 
 
 def test_bad_choice_is_refused_and_keeps_the_choice_open(table, api_for, fighter):

@@ -232,6 +232,52 @@ def test_no_line_of_effect_and_bad_requests_change_nothing(crows, api_for):
     assert TableEvent.objects.count() == before
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"target": "ARCHER"},  # the attacker itself
+        {"target": "HIDDEN"},  # a token the player cannot see
+        {"target": 999999},
+        {"target": "GOBLIN", "weapon_id": "nope"},
+        {"target": "GOBLIN", "attack": "bite"},
+        {},  # no target at all
+        {"target": "GOBLIN", "weapon_id": ["bow"]},
+    ],
+)
+def test_another_players_token_is_a_403_whatever_the_rest_of_the_body(crows, api_for, extra):
+    """Whose token attacks is checked before the rest of the request: Бран's player naming
+    Ава's token gets the same 403 whether the target, the weapon or the attack is wrong."""
+    tokens = {"ARCHER": crows.t_archer.pk, "HIDDEN": crows.t_hidden.pk, "GOBLIN": crows.t_goblin.pk}
+    body = {"attacker": crows.t_archer.pk}
+    body |= {k: tokens.get(v, v) if isinstance(v, str) else v for k, v in extra.items()}
+    before = TableEvent.objects.count()
+    response = api_for(crows.table.other_player).post(crows.url(), body, format="json")
+    assert response.status_code == 403, response.content
+    assert response.json()["code"] == "not_owner"
+    assert response.json()["detail"] == "Атаковать можно только фишками своих персонажей."
+    assert TableEvent.objects.count() == before
+    # Ава's own player is refused on the content (a 400), as before
+    assert api_for(crows.table.player).post(crows.url(), body, format="json").status_code == 400
+
+
+def test_a_token_a_player_cannot_see_does_not_attack_for_them(crows, api_for):
+    """Ава's token under the fog: Бран's player cannot see it, so for him it does not exist
+    (404, as a hidden token or an id that names nothing); Ава's player knows where she
+    stands, but she attacks from no fogged square (400)."""
+    ref = crows.table.referee
+    services.fog_change(map=crows.map, actor=ref, reveal=False, rect=[0, 0, 3, 7])
+    other = api_for(crows.table.other_player)
+    for attacker in (crows.t_archer.pk, crows.t_hidden.pk, 999999):
+        body = {"attacker": attacker, "target": crows.t_goblin.pk}
+        refused = other.post(crows.url(), body, format="json")
+        assert refused.status_code == 404, (attacker, refused.content)
+        assert refused.json()["code"] == "no_token"
+    body = {"attacker": crows.t_archer.pk, "target": crows.t_goblin.pk}
+    own = api_for(crows.table.player).post(crows.url(), body, format="json")
+    assert own.status_code == 400 and own.json()["code"] == "no_token"
+    assert not TableEvent.objects.filter(kind="move").exists()
+
+
 def test_players_see_the_sources_but_never_the_monsters_sheet(crows, api_for):
     body = {"attacker": crows.t_archer.pk, "target": crows.t_goblin.pk, "weapon_id": "bow"}
     response = api_for(crows.table.player).post(crows.url(), body, format="json")
@@ -380,7 +426,7 @@ def test_an_expertise_before_the_reaction_stays_the_attackers(crows, api_for):
     assert expertise.chooser == "player"
     url = f"/api/characters/{crows.archer.pk}/pending/{expertise.pk}/"
     refused = api_for(crows.table.other_player).post(url, {"choices": ["none"]}, format="json")
-    assert refused.status_code == 409 and refused.json()["code"] == "player_chooses"
+    assert refused.status_code == 403 and refused.json()["code"] == "player_chooses"
     done = api_for(crows.table.player).post(url, {"choices": ["none"]}, format="json")
     assert done.status_code == 200, done.content
     reaction = PendingMove.objects.get(pk=done.json()["pending_id"])

@@ -118,7 +118,7 @@ def test_benny_choice_api_by_role(sw, api_for):
     assert api_for(None).post(url, body, format="json").status_code == 401
     assert api_for(sw.outsider).post(url, body, format="json").status_code == 404
     assert api_for(sw.observer).post(url, body, format="json").status_code == 403
-    assert api_for(sw.other_player).post(url, body, format="json").status_code == 409
+    assert api_for(sw.other_player).post(url, body, format="json").status_code == 403
     bad = api_for(sw.player).post(url, {**body, "choice": "nonsense"}, format="json")
     assert bad.status_code == 400
     made = api_for(sw.player).post(url, body, format="json")

@@ -94,13 +94,13 @@ def test_players_cannot_spend_the_pool_on_either_endpoint(sw, api_for):
     pending = failed_roll(sw, orc)
     client = api_for(sw.player)
     response = client.post(pending_url(pending), {"choices": ["reroll_pool"]}, format="json")
-    assert response.status_code == 409 and response.json()["detail"]
+    assert response.status_code == 403 and response.json()["code"] == "referee_chooses"
     response = client.post(
         f"/api/campaigns/{sw.campaign.pk}/table-state/choices/",
         {"character_id": orc.pk, "pending_id": pending.pk, "choice": "reroll_pool"},
         format="json",
     )
-    assert response.status_code == 409 and response.json()["detail"]
+    assert response.status_code == 403 and response.json()["code"] == "referee_chooses"
     secret = failed_roll(sw, hidden)
     response = client.post(pending_url(secret), {"choices": ["reroll_pool"]}, format="json")
     assert response.status_code == 404

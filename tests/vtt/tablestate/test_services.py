@@ -12,7 +12,7 @@ from systems.core.dice import ScriptedDice
 from systems.savage_worlds import deck as dk
 from vtt.characters import services as character_services
 from vtt.characters.models import Character
-from vtt.core.errors import Conflict, Invalid
+from vtt.core.errors import Conflict, Invalid, ServiceError
 from vtt.table.models import TableEvent
 from vtt.tablestate import selectors, services
 from vtt.tablestate.models import TableState
@@ -156,8 +156,8 @@ def test_a_player_spends_a_benny_on_a_reroll_and_the_log_says_so(sw):
     )["mine"]
     assert mine[0]["pending"][0]["id"] == pending.pk
     assert {o["key"] for o in mine[0]["pending"][0]["options"]} == {"keep", "reroll"}
-    # another player cannot spend her benny
-    with pytest.raises(Conflict):
+    # another player cannot spend her benny (a 403: the choice is not theirs)
+    with pytest.raises(ServiceError) as refused:
         services.benny_choice(
             campaign=sw.campaign,
             actor=sw.other_player,
@@ -167,6 +167,7 @@ def test_a_player_spends_a_benny_on_a_reroll_and_the_log_says_so(sw):
             choice="reroll",
             dice=ScriptedDice([6, 5, 4]),
         )
+    assert refused.value.status == 403 and refused.value.code == "player_chooses"
     with ScriptedDice([8, 3, 4]) as dice:  # d8 aces: 8 + 3 = 11, wild 4
         outcome, follow, _ts = services.benny_choice(
             campaign=sw.campaign,
@@ -206,7 +207,7 @@ def test_a_pool_benny_comes_off_the_tables_pool(sw):
         dice=ScriptedDice([1]),
     )
     assert {o["key"] for o in pending.outcome["options"]} == {"keep", "reroll_pool"}
-    with pytest.raises(Conflict):  # only the referee spends the pool
+    with pytest.raises(ServiceError) as refused:  # only the referee spends the pool
         services.benny_choice(
             campaign=sw.campaign,
             actor=sw.player,
@@ -215,6 +216,7 @@ def test_a_pool_benny_comes_off_the_tables_pool(sw):
             pending_id=pending.pk,
             choice="reroll_pool",
         )
+    assert refused.value.status == 403 and refused.value.code == "referee_chooses"
     _outcome, _follow, ts = services.benny_choice(
         campaign=sw.campaign,
         actor=sw.referee,

@@ -23,7 +23,11 @@ def moves_config(campaign) -> str:
 def party_panel(context) -> dict:
     """The party moves of the campaign's ruleset (Dungeon World: Take Watch, Perilous
     Journey) for those who may play: the sheets to name and the roles, in the page's language.
-    Nothing for a ruleset without party moves."""
+    Nothing for a ruleset without party moves.
+
+    ``characters`` are the sheets a move may carry along (the camp): every one the viewer
+    sees. ``actors`` are those the viewer may name to roll (on watch, in a role): the
+    referee's are all of them, a player's only their own (as ``party_move_authorize``)."""
     from django.utils.translation import get_language
 
     from systems import get_ruleset
@@ -39,10 +43,14 @@ def party_panel(context) -> dict:
     if not context.get("is_referee"):
         pcs = pcs.filter(hidden=False)
     roles = get_ruleset(campaign.ruleset).describe().get("party_roles", [])
+    characters = [{"id": c.pk, "name": c.name, "owner_id": c.owner_id} for c in pcs]
+    user = context.get("user")
+    user_id = user.pk if user is not None else None
     return {
         "show": True,
         "campaign": campaign,
-        "characters": [{"id": c.pk, "name": c.name} for c in pcs],
+        "characters": characters,
+        "actors": [c for c in characters if context.get("is_referee") or c["owner_id"] == user_id],
         "moves": {key: spec.get(lang, key) for key, spec in moves.items()},
         "roles": [{"key": r["key"], "name": r.get(lang, r["key"])} for r in roles],
         "csrf_token": context.get("csrf_token"),
