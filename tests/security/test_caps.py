@@ -117,6 +117,65 @@ def test_racing_claims_never_pass_the_cap(settings):
     _release_slot(slot, "late")
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_long_session_keeps_its_slot_and_a_dead_one_frees_itself(
+    table, settings, monkeypatch
+):
+    """Slots used to be set to expire once, six hours after connecting: a socket still open
+    then had silently given its place back, and the user could open one more than the cap.
+    Here time runs fast: a slot expires after 2 s unless its socket refreshes it."""
+    from vtt.table import consumers
+
+    monkeypatch.setattr(consumers, "SLOT_SECONDS", 2)  # whole seconds: Redis's EXPIRE
+    monkeypatch.setattr(consumers, "SLOT_REFRESH_SECONDS", 0.5)
+    monkeypatch.setattr(consumers, "PRESENCE_EVERY", 0.25)
+    settings.SOCKETS_PER_USER = 3
+    cookie = await database_sync_to_async(session_cookie)(table.player)
+    live = [await open_socket(table.player, table.campaign.pk, cookie=cookie) for _ in range(2)]
+    for comm in live:
+        assert (await comm.receive_json_from(timeout=5))["type"] == "welcome"
+    # The third slot's holder was on a process killed with kill -9: nobody refreshes it.
+    dead = await database_sync_to_async(_claim_slot)(table.player.pk, "killed-process")
+    assert dead is not None
+    full = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    assert (await full.receive_json_from(timeout=5))["code"] == "too_many_sockets"
+    assert (await full.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
+
+    await asyncio.sleep(3.5)  # past SLOT_SECONDS: the live sockets refreshed theirs meanwhile
+
+    # The dead slot is free again, and it is the only one: one more socket, not two.
+    third = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    assert (await next_of(third, "welcome", timeout=5))["type"] == "welcome"
+    fourth = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    assert (await next_of(fourth, "error", timeout=5))["code"] == "too_many_sockets"
+    assert (await fourth.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
+    # the long-lived sockets still work
+    for n, comm in enumerate(live):
+        await comm.send_json_to({"type": "ping", "t": n})
+        assert (await next_of(comm, "pong"))["t"] == n
+    for comm in [*live, third]:
+        await comm.disconnect()
+
+
+def test_a_refresh_retakes_a_lost_slot_and_never_touches_another_sockets():
+    """After Redis lost its data a live socket takes its slot back at its next refresh; a
+    socket whose slot went to another keeps the other's entry as it is."""
+    from django.core.cache import cache
+
+    from vtt.table.consumers import _refresh_slot
+
+    slot = _claim_slot(424242, "mine")
+    cache.delete(slot)  # Redis restarted empty
+    assert _refresh_slot(424242, slot, "mine") == slot
+    assert cache.get(slot) == "mine"
+    cache.set(slot, "theirs")  # the slot went to another socket meanwhile
+    moved = _refresh_slot(424242, slot, "mine")
+    assert moved != slot and cache.get(moved) == "mine" and cache.get(slot) == "theirs"
+    for key, conn in ((slot, "theirs"), (moved, "mine")):
+        _release_slot(key, conn)
+
+
 # --- failed logins: the page and the token API share one counter --------------------------------
 
 
