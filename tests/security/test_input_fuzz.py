@@ -651,3 +651,37 @@ def test_a_multipart_text_field_with_nul_is_a_400_and_writes_nothing(
             assert body["code"] == "bad_text" and body["fields"], body
         assert _no_writes(queries), (url, queries.captured_queries[-3:])
     assert not (tmp_path / "media").exists() or not any((tmp_path / "media").rglob("*.*"))
+
+
+@pytest.mark.parametrize("door", ["page", "api"])
+def test_a_multipart_text_field_with_a_lone_surrogate_is_a_400(world: World, db, door):
+    """A multipart body may name its charset, and ``unicode_escape`` spells a lone surrogate
+    (``\\ud800``) that no answer and no database can hold: refused like NUL."""
+    from vtt.prep.models import RandomTable
+
+    dw = world.campaigns["dungeon_world"]
+    body = (
+        b'--BB\r\nContent-Disposition: form-data; name="key"\r\n\r\nrats\r\n'
+        b'--BB\r\nContent-Disposition: form-data; name="name"\r\n\r\nab\\ud800\r\n'
+        b'--BB\r\nContent-Disposition: form-data; name="file"; filename="t.csv"\r\n'
+        b"Content-Type: text/csv\r\n\r\nmin,max,text\n1,6,x\n\r\n--BB--\r\n"
+    )
+    if door == "page":
+        client = Client()
+        client.force_login(world.users["referee"])
+        url = f"/campaigns/{dw.pk}/prep/tables/import/"
+    else:
+        client = world.client("referee")
+        url = f"/api/campaigns/{dw.pk}/prep/tables/import/"
+    tables = RandomTable.objects.filter(campaign=dw).count()
+    with transaction.atomic():
+        response = client.generic(
+            "POST",
+            url,
+            body,
+            content_type="multipart/form-data; boundary=BB; charset=unicode_escape",
+        )
+        transaction.set_rollback(True)
+    assert response.status_code == 400, response.status_code
+    assert "NUL" in response.content.decode()
+    assert RandomTable.objects.filter(campaign=dw).count() == tables

@@ -42,7 +42,9 @@ class FormTextMiddleware:
     """The JSON entry point refuses NUL and lone surrogates (vtt/core/jsonsafe.py); form posts
     and query strings are the other way text comes in. Pages hand some form fields straight to a
     service, and PostgreSQL refuses NUL on write (a 500), so such a request is a 400 before any
-    view runs. Form fields arrive decoded as UTF-8, so only NUL can actually appear here.
+    view runs. Query strings and urlencoded forms arrive decoded as UTF-8, so only NUL can
+    appear there; a multipart body may name another charset (``unicode_escape`` spells a lone
+    surrogate), so both are looked for.
 
     Multipart bodies are checked where they are parsed, never parsed here first (a view may
     install its own upload handlers, the size guard, before it parses):
