@@ -327,11 +327,12 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    # DRF's JSON parser with a nesting limit (vtt/core/jsonsafe.py): deep JSON is a 400.
+    # DRF's parsers with a nesting limit and the text check (vtt/core/jsonsafe.py): deep JSON,
+    # and NUL in JSON, a form or a multipart text field, is a 400.
     "DEFAULT_PARSER_CLASSES": [
         "vtt.core.jsonsafe.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "vtt.core.jsonsafe.FormParser",
+        "vtt.core.jsonsafe.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "vtt.core.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login": "10/min"},

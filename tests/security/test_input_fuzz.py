@@ -549,3 +549,139 @@ def test_a_page_form_or_query_with_nul_is_a_400_and_changes_nothing(world: World
         assert "NUL" in response.content.decode(), (url, response.content[:300])
         assert _no_writes(queries), (url, queries.captured_queries[-3:])
     assert Dungeon.objects.filter(campaign=dw).count() == before
+
+
+def _png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 6), (200, 10, 10)).save(out, "PNG")
+    return out.getvalue()
+
+
+def _multipart_nul_cases(world: World) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """(who, method, url, fields) for every door that takes multipart: the three upload pages
+    and the API's upload and import endpoints, plus one API endpoint that takes multipart only
+    through DRF's default parsers. Each has a valid file, so only the text field is wrong."""
+    from vtt.characters.models import Kind
+    from vtt.maps.models import Map
+    from vtt.maps.models import Token as MapToken
+
+    dw = world.campaigns["dungeon_world"]
+    game_map = Map.objects.filter(campaign=dw).first()
+    token = MapToken.objects.filter(map=game_map, hidden=False).first()
+    sheet = Character.objects.filter(campaign=dw, kind=Kind.PC).first()
+    page = Client()
+    page.force_login(world.users["referee"])
+    exported = page.get(f"/characters/{sheet.pk}/export/")
+    assert exported.status_code == 200, exported.status_code
+
+    def image():
+        return SimpleUploadedFile("map.png", _png(), content_type="image/png")
+
+    def csv():
+        return SimpleUploadedFile("t.csv", "min,max,text\n1,6,Крыса\n".encode())
+
+    def sheet_file():
+        return SimpleUploadedFile("c.json", exported.content, content_type="application/json")
+
+    api = f"/api/campaigns/{dw.pk}"
+    maps = f"{api}/maps/{game_map.pk}"
+    return [
+        (
+            "page",
+            "post",
+            f"/campaigns/{dw.pk}/maps/{game_map.pk}/upload/",
+            {"image": image(), "fit": "on\x00"},
+        ),
+        (
+            "page",
+            "post",
+            f"/campaigns/{dw.pk}/prep/tables/import/",
+            {"file": csv(), "key": "rats", "name": "Крысы\x00"},
+        ),
+        (
+            "page",
+            "post",
+            f"/campaigns/{dw.pk}/characters/import/",
+            {"file": sheet_file(), "note\x00": "x"},
+        ),
+        ("api", "put", f"{maps}/background/", {"image": image(), "caption": "а\x00"}),
+        ("api", "post", f"{maps}/background/", {"image": image(), "caption": "а\x00"}),
+        ("api", "put", f"{maps}/tokens/{token.pk}/image/", {"image": image(), "caption": "а\x00"}),
+        (
+            "api",
+            "post",
+            f"{api}/prep/tables/import/",
+            {"file": csv(), "key": "rats", "name": "Крысы\x00"},
+        ),
+        ("api", "post", f"{api}/prep/tables/import/", {"file": csv(), "key": "ra\x00ts"}),
+        ("api", "post", f"{api}/maps/", {"name": "Склеп", "note": "а\x00"}),
+    ]
+
+
+def test_a_multipart_text_field_with_nul_is_a_400_and_writes_nothing(
+    world: World, db, settings, tmp_path
+):
+    """Issue 18 review: NUL in a form post was refused only when the form was urlencoded;
+    multipart bodies were left to their views, and the import pages hand their text fields
+    (a table's key and name) to a service, which PostgreSQL refuses on write (a 500). Every
+    door that takes multipart now refuses NUL in a text field (its name or its value; the
+    files' contents are the importers' business) with a 400 naming it, before any write."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    for who, method, url, fields in _multipart_nul_cases(world):
+        if who == "page":
+            client = Client(HTTP_ACCEPT_LANGUAGE="ru")
+            client.force_login(world.users["referee"])
+        else:
+            client = world.client("referee")
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            response = getattr(client, method)(url, fields, format="multipart")
+            transaction.set_rollback(True)
+        assert response.status_code == 400, (method, url, response.status_code)
+        text = response.content.decode()
+        assert "NUL" in text, (url, text[:300])
+        if who == "api":
+            body = response.json()
+            assert body["code"] == "bad_text" and body["fields"], body
+        assert _no_writes(queries), (url, queries.captured_queries[-3:])
+    assert not (tmp_path / "media").exists() or not any((tmp_path / "media").rglob("*.*"))
+
+
+@pytest.mark.parametrize("door", ["page", "api"])
+def test_a_multipart_text_field_with_a_lone_surrogate_is_a_400(world: World, db, door):
+    """A multipart body may name its charset, and ``unicode_escape`` spells a lone surrogate
+    (``\\ud800``) that no answer and no database can hold: refused like NUL."""
+    from vtt.prep.models import RandomTable
+
+    dw = world.campaigns["dungeon_world"]
+    body = (
+        b'--BB\r\nContent-Disposition: form-data; name="key"\r\n\r\nrats\r\n'
+        b'--BB\r\nContent-Disposition: form-data; name="name"\r\n\r\nab\\ud800\r\n'
+        b'--BB\r\nContent-Disposition: form-data; name="file"; filename="t.csv"\r\n'
+        b"Content-Type: text/csv\r\n\r\nmin,max,text\n1,6,x\n\r\n--BB--\r\n"
+    )
+    if door == "page":
+        client = Client()
+        client.force_login(world.users["referee"])
+        url = f"/campaigns/{dw.pk}/prep/tables/import/"
+    else:
+        client = world.client("referee")
+        url = f"/api/campaigns/{dw.pk}/prep/tables/import/"
+    tables = RandomTable.objects.filter(campaign=dw).count()
+    with transaction.atomic():
+        response = client.generic(
+            "POST",
+            url,
+            body,
+            content_type="multipart/form-data; boundary=BB; charset=unicode_escape",
+        )
+        transaction.set_rollback(True)
+    assert response.status_code == 400, response.status_code
+    assert "NUL" in response.content.decode()
+    assert RandomTable.objects.filter(campaign=dw).count() == tables

@@ -15,14 +15,13 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from vtt.accounts.services import (
-    LOGIN_WINDOW_SECONDS,
-    login_blocked,
+    login_check,
     login_failed,
     login_succeeded,
-    login_wait,
     user_set_language,
 )
 from vtt.core import serializers
+from vtt.core.ratelimit import RateLimited
 
 
 class MeSerializer(serializers.Serializer):
@@ -71,19 +70,15 @@ class AuthToken(APIView):
             "address": request.META.get("REMOTE_ADDR", "?"),
             "username": data.validated_data["username"],
         }
-        if login_blocked(**who):
-            # The same counters as the login page: guessing through the API is no faster.
-            minutes = LOGIN_WINDOW_SECONDS // 60
+        try:
+            # The same limits as the login page: guessing through the API is no faster.
+            login_check(**who)
+        except RateLimited as exc:
             return Response(
-                {
-                    "detail": _("Too many failed attempts. Wait %(minutes)d minutes and try again.")
-                    % {"minutes": minutes},
-                    "code": "rate_limited",
-                    "retry_after": LOGIN_WINDOW_SECONDS,
-                },
+                exc.as_dict(),
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(exc.extra["retry_after"])},
             )
-        login_wait(**who)
         user = authenticate(
             request._request,
             username=data.validated_data["username"],

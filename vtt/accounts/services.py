@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 import unicodedata
 
 from django.conf import settings
@@ -13,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from vtt.accounts.models import PUBLIC_NAME_MAX, User
 from vtt.core.errors import Invalid
+from vtt.core.ratelimit import RateLimited, TokenBucket
 
 
 def user_set_language(*, user: User, language: str) -> User:
@@ -95,21 +95,39 @@ def user_update_profile(*, user: User, public_name: str, email: str = "") -> Use
 
 
 # --- failed logins -----------------------------------------------------------------------------
-# One set of counters for every way in (the login page and POST /api/auth/token/), so a password
-# cannot be guessed at speed through either door:
-# - per client address: one address trying many names is refused for the window;
-# - per address and name: one address trying one name is refused for the window;
-# - per name, from any address: slowed down, never refused. A stranger on rotating addresses
-#   could otherwise lock the owner out of their own account (issue 18). Once a name has
-#   failed LOGIN_NAME_SLOWDOWN_AFTER times, every attempt at it waits LOGIN_SLOWDOWN_SECONDS
-#   before the password is checked, except from an address where it logged in before.
+# One set of limits for every way in (the login page and POST /api/auth/token/), so a password
+# cannot be guessed at speed through either door. Every limit is set here.
+# - Per client address: one address that failed LOGIN_MAX_FAILURES_PER_ADDRESS times (any
+#   names) is refused for the window.
+# - Per address and name: one address that failed LOGIN_MAX_FAILURES_PER_NAME_AT_ADDRESS times
+#   at one name is refused for the window.
+# - Per name, from any address (issue 18): a token bucket (vtt/core/ratelimit.py) spent
+#   *before* the password is checked, so a name gets at most LOGIN_NAME_BURST checks at once
+#   and then LOGIN_NAME_PER_SECOND, across every address and however many requests run in
+#   parallel; past that an attempt is refused (429, "try again in N s") and its password is
+#   never looked at. A login with the right password gives its guess back, and an address
+#   that logged in as the name before (the owner at home) is not counted against it.
+#
+# Why a refusal, and why per second rather than per window. A cap on failures per window would
+# let a stranger on rotating addresses lock the owner out for the whole window; so the first
+# answer here was a pause (1 s before checking the password of a name under attack), never a
+# refusal. But a pause does not bound guesses: N requests sent together all wait the same
+# second and are all checked, and each holds one of the web process's request slots
+# (HTTP_MAX_IN_FLIGHT) while it sleeps. The bucket bounds the guesses outright and answers a
+# refused attempt at once, holding nothing. What it gives up: while someone keeps guessing a
+# name, its owner on an address that never logged in as it (a phone on the road) may be told
+# to wait a second or two and try again, as a guesser would be. At home the owner is never
+# refused, and the refusal ends seconds after the guessing stops (no window to sit out).
 
 LOGIN_MAX_FAILURES_PER_ADDRESS = 20  # a club behind one NAT shares an address
 LOGIN_MAX_FAILURES_PER_NAME_AT_ADDRESS = 10
-LOGIN_NAME_SLOWDOWN_AFTER = 10
-LOGIN_SLOWDOWN_SECONDS = 1.0
 LOGIN_WINDOW_SECONDS = 15 * 60
+LOGIN_NAME_BURST = 10  # typos and a few devices, at full speed
+LOGIN_NAME_PER_SECOND = 1.0  # then ~3,600 guesses an hour at most, from the whole internet
 LOGIN_KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600
+LOGIN_NAME_BUCKET = TokenBucket(
+    "login-name", burst=LOGIN_NAME_BURST, per_second=LOGIN_NAME_PER_SECOND
+)
 
 
 def _name_digest(username: str) -> str:
@@ -124,42 +142,44 @@ def _login_keys(address: str, username: str) -> dict[str, str]:
     return {
         "address": f"login-fail:ip:{address}",
         "address_name": f"login-fail:ip-user:{address}:{name}",
-        "name": f"login-fail:user:{name}",
         "known": f"login-ok:{name}:{address}",
     }
 
 
-def login_blocked(*, address: str, username: str) -> bool:
-    """Has this address failed too often, for any name or for this one, in the window?"""
+def login_check(*, address: str, username: str) -> None:
+    """Call before checking a password: ``RateLimited`` (429, with ``retry_after``) if this
+    address failed too often, for any name or for this one, in the window, or if the name has
+    no guess left (it is being guessed from elsewhere). Spends one of the name's guesses
+    unless this address has logged in as it before; the guess is spent whatever the password
+    turns out to be, so that parallel attempts cannot all get through before any is counted."""
     keys = _login_keys(address, username)
-    counts = cache.get_many([keys["address"], keys["address_name"]])
-    return (
+    counts = cache.get_many([keys["address"], keys["address_name"], keys["known"]])
+    if (
         counts.get(keys["address"], 0) >= LOGIN_MAX_FAILURES_PER_ADDRESS
         or counts.get(keys["address_name"], 0) >= LOGIN_MAX_FAILURES_PER_NAME_AT_ADDRESS
-    )
-
-
-def login_delay(*, address: str, username: str) -> float:
-    """Seconds to wait before checking this attempt's password: 0 unless the name is being
-    guessed from many addresses and this address has not logged in as it before."""
-    keys = _login_keys(address, username)
-    counts = cache.get_many([keys["name"], keys["known"]])
-    if counts.get(keys["known"]) or counts.get(keys["name"], 0) < LOGIN_NAME_SLOWDOWN_AFTER:
-        return 0.0
-    return LOGIN_SLOWDOWN_SECONDS
-
-
-def login_wait(*, address: str, username: str) -> None:
-    """Sleep ``login_delay`` (bounded: one fixed pause, however long the attack)."""
-    delay = login_delay(address=address, username=username)
-    if delay:
-        time.sleep(delay)
+    ):
+        raise RateLimited(
+            _("Too many failed attempts. Wait %(minutes)d minutes and try again.")
+            % {"minutes": LOGIN_WINDOW_SECONDS // 60},
+            extra={"retry_after": LOGIN_WINDOW_SECONDS},
+        )
+    if counts.get(keys["known"]):
+        return
+    try:
+        LOGIN_NAME_BUCKET.hit(_name_digest(username))
+    except RateLimited as exc:
+        seconds = exc.extra["retry_after"]
+        raise RateLimited(
+            _("Too many attempts to log in under this name. Try again in %(s)d s.")
+            % {"s": seconds},
+            extra={"retry_after": seconds},
+        ) from None
 
 
 def login_failed(*, address: str, username: str) -> None:
     """Count one failed attempt (each window starts at its counter's first failure)."""
     keys = _login_keys(address, username)
-    for key in (keys["address"], keys["address_name"], keys["name"]):
+    for key in (keys["address"], keys["address_name"]):
         if not cache.add(key, 1, LOGIN_WINDOW_SECONDS):
             try:
                 cache.incr(key)
@@ -168,5 +188,9 @@ def login_failed(*, address: str, username: str) -> None:
 
 
 def login_succeeded(*, address: str, username: str) -> None:
-    """Remember the address, so an attack on the name elsewhere does not slow its owner here."""
-    cache.set(_login_keys(address, username)["known"], 1, LOGIN_KNOWN_ADDRESS_SECONDS)
+    """Give back the guess ``login_check`` spent (only failures use up a name's guesses), and
+    remember the address, so an attack on the name elsewhere never refuses its owner here."""
+    key = _login_keys(address, username)["known"]
+    if not cache.get(key):  # login_check spent a guess: the address was not known
+        LOGIN_NAME_BUCKET.refund(_name_digest(username))
+    cache.set(key, 1, LOGIN_KNOWN_ADDRESS_SECONDS)

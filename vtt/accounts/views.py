@@ -13,15 +13,14 @@ from django.views.decorators.http import require_POST
 
 from vtt.accounts.forms import ProfileForm, SignupForm
 from vtt.accounts.services import (
-    LOGIN_WINDOW_SECONDS,
-    login_blocked,
+    login_check,
     login_failed,
     login_succeeded,
-    login_wait,
     user_set_language,
     user_update_profile,
 )
 from vtt.core.errors import Invalid, ServiceError
+from vtt.core.ratelimit import RateLimited
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -89,9 +88,11 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 class RateLimitedLoginView(LoginView):
     """Django's login with a cap on failed attempts per address and per address and name, and
-    a pause (never a refusal) for a name guessed from many addresses, so passwords cannot be
-    guessed at speed and a stranger cannot lock the owner out. Successful logins are not
-    counted. The API's token endpoint shares the counters (``vtt.accounts.services``)."""
+    on attempts at one name from everywhere (``vtt.accounts.services``: the limits and why
+    they are what they are), so passwords cannot be guessed at speed, in sequence or in
+    parallel, and the owner at an address where they logged in before is never refused.
+    A refused attempt is a 429 with the form and a message saying when to try again; its
+    password is not checked. The API's token endpoint shares the counters."""
 
     redirect_authenticated_user = True
 
@@ -102,16 +103,17 @@ class RateLimitedLoginView(LoginView):
         }
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if login_blocked(**self._who()):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(
-                None,
-                _("Too many failed attempts. Wait %(minutes)d minutes and try again.")
-                % {"minutes": LOGIN_WINDOW_SECONDS // 60},
-            )
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        login_wait(**self._who())
+        try:
+            login_check(**self._who())
+        except RateLimited as exc:
+            # An unbound form with the name filled in: a bound one would be validated, and
+            # validating it checks the password (AuthenticationForm.clean authenticates).
+            form = self.get_form_class()(request, initial={"username": self._who()["username"]})
+            form.cleaned_data = {}  # add_error expects it; an unbound form never sets it
+            form.add_error(None, exc.message)
+            response = self.render_to_response(self.get_context_data(form=form), status=429)
+            response["Retry-After"] = str(exc.extra["retry_after"])
+            return response
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form):

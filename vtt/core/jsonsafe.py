@@ -25,6 +25,8 @@ from django.utils.translation import gettext_lazy
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError, ValidationError
 
+from vtt.core.errors import Invalid
+
 MAX_DEPTH = 64
 # One wording for every refusal of unstorable text (rendered in the reader's language).
 BAD_TEXT = gettext_lazy("Text may not contain NUL characters or unpaired surrogate code points.")
@@ -64,6 +66,24 @@ class NotFinite(BadText):
 def has_bad_text(text: str) -> bool:
     """True if ``text`` holds NUL or a lone surrogate (nothing can store or send it)."""
     return _BAD_TEXT.search(text) is not None
+
+
+def bad_form_field(data: Any, files: Any = None) -> str | None:
+    """The first field of a parsed form (a ``QueryDict``, and the uploads' ``MultiValueDict``)
+    whose name or value, or whose file's name, holds NUL or a lone surrogate; else ``None``.
+    A file's content is its importer's business (each reads it through here or refuses
+    binary files)."""
+    for key, values in data.lists():
+        if has_bad_text(key):
+            return "?"
+        if any(isinstance(v, str) and has_bad_text(v) for v in values):
+            return key
+    for key, uploads in files.lists() if files is not None else ():
+        if has_bad_text(key):
+            return "?"
+        if any(has_bad_text(getattr(f, "name", None) or "") for f in uploads):
+            return key
+    return None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -156,3 +176,37 @@ class JSONParser(parsers.JSONParser):
             if not exc.field:
                 raise ParseError(exc.message) from None
             raise ValidationError({exc.field: [exc.message]}) from None
+
+
+class FormParser(parsers.FormParser):
+    """DRF's urlencoded parser with the text check (PUT and PATCH too: the page middleware
+    sees only POST), a 400 naming the field."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+        data = super().parse(stream, media_type, parser_context)
+        _refuse_bad_form(data)
+        return data
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    """DRF's multipart parser with the text check on the text fields and the files' names,
+    made on what Django's parser built (the view's upload handlers, the size guard among
+    them, have run; nothing is parsed twice). Every API view reads multipart through here:
+    the default parsers and the upload and import views name it."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+        parsed = super().parse(stream, media_type, parser_context)
+        _refuse_bad_form(parsed.data, parsed.files)
+        return parsed
+
+
+def bad_form(field: str) -> Invalid:
+    """The refusal of a form field holding NUL: the same answer from the page middleware and
+    the API's parsers (``{"detail", "code": "bad_text", "fields"}`` on the API)."""
+    return Invalid(str(BAD_TEXT), code="bad_text", fields={field: [str(BAD_TEXT)]})
+
+
+def _refuse_bad_form(data: Any, files: Any = None) -> None:
+    field = bad_form_field(data, files)
+    if field is not None:
+        raise bad_form(field)

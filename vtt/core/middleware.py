@@ -9,8 +9,8 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from vtt.core.errors import Invalid, ServiceError, out_of_range
-from vtt.core.jsonsafe import BAD_TEXT, has_bad_text
+from vtt.core.errors import ServiceError, out_of_range
+from vtt.core.jsonsafe import bad_form, bad_form_field
 
 
 class ServiceErrorMiddleware:
@@ -42,9 +42,19 @@ class FormTextMiddleware:
     """The JSON entry point refuses NUL and lone surrogates (vtt/core/jsonsafe.py); form posts
     and query strings are the other way text comes in. Pages hand some form fields straight to a
     service, and PostgreSQL refuses NUL on write (a 500), so such a request is a 400 before any
-    view runs. Form fields arrive decoded as UTF-8, so only NUL can actually appear here.
-    Multipart bodies are left to their views: reading them here would parse the upload before
-    the view installs its own upload handlers (the size and pixel-bomb checks)."""
+    view runs. Query strings and urlencoded forms arrive decoded as UTF-8, so only NUL can
+    appear there; a multipart body may name another charset (``unicode_escape`` spells a lone
+    surrogate), so both are looked for.
+
+    Multipart bodies are checked where they are parsed, never parsed here first (a view may
+    install its own upload handlers, the size guard, before it parses):
+
+    - a page view that Django's CSRF check covers: that check has read ``request.POST`` by the
+      time this runs (the token may be a form field), so looking at it here costs nothing;
+    - the map background upload page, exempt so that its size guard runs before the parse:
+      it calls ``check_form_text`` after its own CSRF check;
+    - the API (DRF views are exempt too): its form and multipart parsers refuse the field
+      (``jsonsafe.FormParser`` and ``jsonsafe.MultiPartParser``)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -53,26 +63,32 @@ class FormTextMiddleware:
         return self.get_response(request)
 
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
-        field = _bad_field(request.GET)
-        if field is None and request.method == "POST" and request.content_type == FORM_TYPE:
-            field = _bad_field(request.POST)
+        field = bad_form_field(request.GET)
+        if field is None and request.method == "POST":
+            if request.content_type == FORM_TYPE:
+                field = bad_form_field(request.POST)
+            elif request.content_type == MULTIPART_TYPE and not getattr(
+                view_func, "csrf_exempt", False
+            ):
+                field = bad_form_field(request.POST, request.FILES)
         if field is None:
             return None
-        exc = Invalid(str(BAD_TEXT), code="bad_text", fields={field: [str(BAD_TEXT)]})
+        exc = bad_form(field)
         if request.path.startswith("/api/"):
             return JsonResponse(exc.as_dict(), status=exc.status)
         return error_page(request, exc)
 
 
 FORM_TYPE = "application/x-www-form-urlencoded"
+MULTIPART_TYPE = "multipart/form-data"
 
 
-def _bad_field(data) -> str | None:
-    """The first field whose name or value holds NUL or a lone surrogate, else ``None``."""
-    for key, values in data.lists():
-        if has_bad_text(key) or any(has_bad_text(v) for v in values):
-            return "?" if has_bad_text(key) else key
-    return None
+def check_form_text(request: HttpRequest) -> None:
+    """For a view exempt from the CSRF check that parses its own multipart body: call after
+    the parse; ``Invalid`` (a 400 page naming the field) if a text field holds NUL."""
+    field = bad_form_field(request.POST, request.FILES)
+    if field is not None:
+        raise bad_form(field)
 
 
 # The largest id the database holds (BigAutoField): a bigger one in a URL names nothing.

@@ -103,6 +103,28 @@ class TokenBucket:
             _local[key] = tat + self.interval
             return True, 0.0
 
+    def refund(self, key: str) -> None:
+        """Give back the token ``hit`` spent for a request that turned out not to count (a
+        login with the right password: only failures use up a name's guesses)."""
+        full = f"rl:{self.name}:{key}"
+        client = _redis_client()
+        if client is None:
+            self._refund_local(full)
+            return
+        try:
+            script = _script(client, _REFUND_LUA)
+            script(keys=[cache.make_key(full)], args=[self.interval, time.time()])
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            warn("rate limit", exc)
+            self._refund_local(full)  # the hit fell back to this process's bucket too
+
+    def _refund_local(self, full: str) -> None:
+        with _local_lock:
+            if full in _local:
+                _local[full] -= self.interval
+
     async def atake(self, key: str) -> bool | None:
         """``hit`` for the event loop (vtt/table/fastroll.py): True when a token was spent,
         False when the bucket is empty, None when Redis could not answer. The caller hands
@@ -129,9 +151,7 @@ class TokenBucket:
         full = f"rl:{self.name}:{key}"
         url, make_key = _cache_target()
         if url is None:
-            with _local_lock:
-                if full in _local:
-                    _local[full] -= self.interval
+            self._refund_local(full)
             return
         try:
             script = _script(_async_client(url), _REFUND_LUA)

@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -25,6 +24,7 @@ from vtt.characters.models import Character
 from vtt.core import serializers
 from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
+from vtt.core.jsonsafe import FormParser, MultiPartParser
 from vtt.core.ratelimit import TokenBucket
 from vtt.maps import battle, combat, selectors, services, travel, uploads
 from vtt.maps.fog import Fog

@@ -22,6 +22,7 @@ from systems.crows.terms_b import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
 from vtt.campaigns.models import Membership, Role
 from vtt.characters.models import Character
 from vtt.core.errors import Invalid, ServiceError
+from vtt.core.middleware import check_form_text
 from vtt.maps import battle, images, selectors, services, travel, uploads
 from vtt.maps.fog import Fog
 from vtt.maps.forms import FOG_HIDDEN, FOG_REVEALED, BackgroundForm, MapForm
@@ -131,6 +132,7 @@ def map_background_upload(request: HttpRequest, pk: int, map_id: int) -> HttpRes
     refused = check.process_view(request, None, (), {})
     if refused is not None:
         return refused
+    check_form_text(request)  # NUL in a text field: a 400 page, nothing saved
     try:
         uploads.check(handler)
         form = BackgroundForm(request.POST, request.FILES)

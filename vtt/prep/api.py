@@ -18,7 +18,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,7 +26,7 @@ from vtt.characters.api import character_data
 from vtt.core import serializers
 from vtt.core.api import OBJECT_LIST
 from vtt.core.errors import Invalid
-from vtt.core.jsonsafe import JSONParser
+from vtt.core.jsonsafe import FormParser, JSONParser, MultiPartParser
 from vtt.permissions import Action, authorize
 from vtt.prep import library, rolltables, selectors, services, transfer
 from vtt.prep.models import Dungeon, RandomTable, Room, RoomMonster, TableResult

@@ -8,6 +8,7 @@ import json
 import logging
 import random
 import secrets
+import time
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -304,20 +305,41 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- helpers ------------------------------------------------------------------------------
 
     async def _announce_forever(self) -> None:
+        """Say "here" to the table every PRESENCE_EVERY seconds and, every
+        SLOT_REFRESH_SECONDS, push back the expiry of this socket's slot in the per-user cap
+        (``_refresh_slot``): a slot set to expire once, at connect, freed itself while the
+        socket still lived, and a long session then let the user open one more."""
         # The first announcement comes at a random point of the period: after a restart every
         # browser reconnects at once, and without the jitter they would all announce in the
         # same second, every 30 s, for as long as the process runs (docs/performance.md).
         delay = random.uniform(0, PRESENCE_EVERY)
+        refreshed = time.monotonic()
         try:
             while True:
                 await asyncio.sleep(delay)
                 delay = PRESENCE_EVERY
+                if time.monotonic() - refreshed >= SLOT_REFRESH_SECONDS:
+                    refreshed = time.monotonic()
+                    await self._keep_slot()
                 if self.ready:
                     await self._group(
                         {"type": "presence.here", "conn": self.conn_id, "user": self.user_info}
                     )
         except asyncio.CancelledError:
             pass
+
+    async def _keep_slot(self) -> None:
+        try:
+            self.slot = await asyncio.to_thread(
+                _refresh_slot, self.user_id, self.slot, self.conn_id
+            )
+        except Exception as exc:
+            # Try again at the next refresh (the slot outlives several of them); the socket
+            # and its presence announcements go on meanwhile.
+            if is_unavailable(exc):  # Redis restarting
+                warn("table socket slot refresh", exc)
+            else:
+                log.exception("table socket slot refresh failed")
 
     async def _group(self, message: dict[str, Any]) -> None:
         try:
@@ -348,7 +370,11 @@ def _head(campaign_id: int) -> int:
     return cursor.last_seq if cursor else 0
 
 
-SLOT_SECONDS = 6 * 3600  # a slot a killed process never released frees itself after this
+# A live socket pushes its slot's expiry back every SLOT_REFRESH_SECONDS; a slot that a killed
+# process never released (no socket refreshes it) frees itself SLOT_SECONDS after its last
+# refresh. Several refreshes fit in one expiry, so a missed one (Redis restarting) loses nothing.
+SLOT_SECONDS = 30 * 60
+SLOT_REFRESH_SECONDS = 5 * 60
 
 
 def _slot_keys(user_id: int) -> list[str]:
@@ -369,6 +395,21 @@ def _claim_slot(user_id: int, conn_id: str) -> str | None:
         if key not in taken and cache.add(key, conn_id, SLOT_SECONDS):
             return key
     return None
+
+
+def _refresh_slot(user_id: int, key: str, conn_id: str) -> str:
+    """Push back the expiry of the slot this socket holds; the slot's key afterwards.
+
+    Only a slot still held by this socket is touched. One that is gone (Redis lost its data,
+    or the socket's thread could not refresh in time) is taken again, or another free one, so
+    the count comes back; when every slot is taken meanwhile the socket stays open, uncounted
+    (a live table is not closed under its user), and keeps its old key, whose release is then
+    a no-op (``_release_slot`` checks the holder)."""
+    if cache.get(key) == conn_id and cache.touch(key, SLOT_SECONDS):
+        return key
+    if cache.add(key, conn_id, SLOT_SECONDS):
+        return key
+    return _claim_slot(user_id, conn_id) or key
 
 
 def _release_slot(key: str, conn_id: str) -> None:
