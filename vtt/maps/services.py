@@ -9,8 +9,9 @@ Players and the referee see different things, so a change publishes up to two ev
   carries the tokens, notes and terrain that came into view and the new background version).
   It is published only for the active map, and only when players have something to learn;
 - after it, whispers to the player whose character a token stands for where the players' copy
-  leaves them wrong (``owner_copies``): they see their token under the fog, and lose it when
-  the referee relinks, unlinks or deletes it.
+  leaves them wrong (``owner_copies``): they see their token under the fog and when the
+  referee hides it (never the ``hidden`` flag), and lose it when the referee relinks, unlinks
+  or deletes it.
 
 Every payload carries absolute values (a token's position, the cells revealed or hidden), so a
 browser may apply an event twice (page snapshot, then replay) with the same result.
@@ -134,7 +135,7 @@ def owner_copies(
 ) -> list[Draft]:
     """The whispers that put right, for a token's owners, what the players' copy of its change
     leaves out (they follow it in the log): the player whose character it stands for sees it
-    where the players do not (under the fog), so gets the token itself; whoever saw it
+    where the players do not (under the fog, hidden), so gets the token itself; whoever saw it
     so before and no longer does (its owner until the referee relinked, unlinked or deleted it)
     gets its removal. Everyone else's view is the players' copy."""
     if not m.active:
@@ -718,7 +719,7 @@ def _move_locked(
     token = _locked_token(m, token_id)
     fog = Fog.for_map(m)
     before = seen(token, m, fog)
-    # the owner of a player character sees its token under the fog, so may move it
+    # the owner of a player character sees its token under the fog or hidden, so may move it
     if role != Role.REFEREE and not token_visible(token, m, fog, viewer_id=actor.pk):
         raise Invalid(_("No such token on this map."), code="no_token")
     if not can_move(token, user_id=actor.pk, role=role):
@@ -758,7 +759,7 @@ def token_delete(*, map: Map, actor: User, token_id: int) -> None:
     token = _locked_token(m, token_id)
     fog = Fog.for_map(m)
     before = seen(token, m, fog)
-    # the owner saw it under the fog even if the players did not: they are told
+    # the owner saw it under the fog or hidden even if the players did not: they are told
     own = owner_copies(m, token, fog, before, deleted=True)
     image, token_pk = token.image, token.pk
     token.delete()

@@ -7,7 +7,9 @@ After every step of the referee (or the player) the result must equal a fresh sn
 that viewer, so a stale token (one the viewer may no longer see) or a missing one fails.
 
 - the referee relinks or unlinks a player character's token under the fog: its former owner
-  loses it, its new owner gains it."""
+  loses it, its new owner gains it;
+- the referee's ``hidden`` flag hides a token from everyone but the player whose character it
+  stands for, who never receives the flag itself."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from asgiref.sync import sync_to_async
 
 from tests.vtt.maps.test_secrecy import hello
 from tests.vtt.table.test_consumer import connect
+from vtt.campaigns.models import Role
 from vtt.maps import selectors, services
 from vtt.maps.models import Map
 from vtt.table import services as table_services
@@ -109,6 +112,22 @@ class Table:
         return views
 
 
+def _no_hidden_flag(browser: Browser) -> None:
+    """Nothing a player received names the referee's ``hidden`` flag of a token."""
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if {"id", "name", "col", "row", "cells"} <= node.keys():
+                assert "hidden" not in node, node
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(browser.frames)
+
+
 async def test_relinking_or_unlinking_a_token_in_the_fog_moves_it_between_owners(table, scene):
     t = Table(table, scene)
     await t.open()
@@ -141,3 +160,50 @@ async def test_relinking_or_unlinking_a_token_in_the_fog_moves_it_between_owners
         assert all(fogged not in view for view in views.values())
     finally:
         await t.close()
+
+
+async def test_the_owner_sees_their_hidden_token_everyone_else_does_not(table, scene):
+    t = Table(table, scene)
+    await t.open()
+    pc_token, update, ref = scene.pc_token.pk, services.token_update, table.referee
+    try:
+        # hidden in the light: gone for the others, still the owner's (without the flag)
+        views = await t.step(update, token_id=pc_token, hidden=True)
+        assert pc_token in views["player"] and pc_token not in views["other_player"]
+        assert pc_token not in views["observer"]
+        # the referee moves it: the owner follows it, nobody else learns a thing
+        move = services.token_move
+        views = await t.step(move, role=Role.REFEREE, token_id=pc_token, col=3, row=2)
+        assert views["player"][pc_token]["col"] == 3 and pc_token not in views["other_player"]
+        # its owner moves it (they see it, so they may)
+        views = await t.step(
+            move, actor=table.player, role=Role.PLAYER, token_id=pc_token, col=2, row=2
+        )
+        assert (views["player"][pc_token]["col"], views["player"][pc_token]["row"]) == (2, 2)
+        # the fog falls on it and the referee shows it again: still only its owner's
+        views = await t.step(services.fog_change, reveal=False, rect=[2, 2, 2, 2])
+        views = await t.step(update, token_id=pc_token, hidden=False)
+        assert pc_token in views["player"] and pc_token not in views["other_player"]
+        # the fog lifts: everyone's again
+        views = await t.step(services.fog_change, reveal=True, rect=[2, 2, 2, 2])
+        assert all(pc_token in view for view in views.values())
+        # a hidden token placed for the other player's character: theirs alone
+        hidden = await sync_to_async(services.token_create)(
+            map=scene.map, actor=ref, name="Тень", col=0, row=3, hidden=True,
+            character_id=scene.other_pc.pk,
+        )  # fmt: skip
+        views = await t.step(update, token_id=hidden.pk, name="Тень Брана")
+        assert hidden.pk in views["other_player"] and hidden.pk not in views["player"]
+        assert views["other_player"][hidden.pk]["name"] == "Тень Брана"
+        # relinked to the first player's character, still hidden: it changes hands
+        views = await t.step(update, token_id=hidden.pk, character_id=scene.pc.pk)
+        assert hidden.pk in views["player"] and hidden.pk not in views["other_player"]
+        # a hidden NPC-less token stays the referee's alone
+        views = await t.step(update, token_id=scene.hidden_token.pk, col=1, row=0)
+        assert all(scene.hidden_token.pk not in view for view in views.values())
+        views = await t.step(services.token_delete, token_id=hidden.pk)
+        assert all(hidden.pk not in view for view in views.values())
+    finally:
+        await t.close()
+    for browser in t.browsers.values():
+        _no_hidden_flag(browser)
