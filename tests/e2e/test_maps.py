@@ -202,7 +202,8 @@ def test_referee_moves_and_reveals_player_sees_it_live_and_never_the_hidden_toke
 def test_editor_counts_placed_tokens_and_a_player_keeps_their_token_in_the_fog(new_page):
     """Issue 18, item 12: a new map starts revealed by default; the editor's "Tokens (n)"
     follows the tokens placed with the Token tool; the colour picker is a usable square; a
-    player's own token stays on their screen when the referee hides its cells."""
+    player's own token stays on their screen when the referee hides its cells or the token
+    itself, and leaves it when the referee unlinks it from their character."""
     tag = uuid.uuid4().hex[:6]
     gm = new_page()
     login(gm, "referee")
@@ -217,6 +218,7 @@ def test_editor_counts_placed_tokens_and_a_player_keeps_their_token_in_the_fog(n
     map_id = int(re.search(r"/maps/(\d+)/$", gm.url).group(1))
     count = gm.locator("[data-token-count]")
     expect(count).to_have_text("0")
+    gm.wait_for_function("() => window.VTTMap && VTTMap.geometry()")  # the editor's script ran
     gm.click("[data-tool=token]")
     colour = gm.locator("[data-token-color]").bounding_box()
     assert colour["width"] >= 40 and colour["height"] >= 30, colour
@@ -245,5 +247,18 @@ def test_editor_counts_placed_tokens_and_a_player_keeps_their_token_in_the_fog(n
     expect(pc.locator(f"[data-token='{own['id']}']")).to_be_visible()  # still theirs to see
     pc.reload()
     expect(pc.locator("#conn")).to_have_attribute("data-state", "connected")
-    expect(pc.locator(f"[data-token='{own['id']}']")).to_be_visible()
+    mine = pc.locator(f"[data-token='{own['id']}']")
+    expect(mine).to_be_visible()
+    # issue 18 review: hidden by the referee, still theirs (and never marked hidden for them)
+    call(gm, "PATCH", api + f"tokens/{own['id']}/", {"hidden": True, "col": 2})
+    pc.wait_for_function("(id) => VTTMap.tokens()[id].col === 2", arg=own["id"])
+    expect(mine).to_be_visible()
+    expect(mine).not_to_have_class(re.compile(r"is-hidden"))
+    assert "hidden" not in pc.evaluate("(id) => VTTMap.tokens()[id]", own["id"])
+    # unlinked from their character while under the fog: it leaves their screen live
+    call(gm, "PATCH", api + f"tokens/{own['id']}/", {"character_id": None})
+    expect(mine).to_have_count(0)
+    pc.reload()
+    expect(pc.locator("#conn")).to_have_attribute("data-state", "connected")
+    expect(mine).to_have_count(0)
     call(gm, "POST", api + "activate/", {"active": False})

@@ -2,7 +2,8 @@
 
 Players (and observers) see only the campaign's active map, and on it:
 
-- tokens that are not hidden and cover at least one revealed cell;
+- tokens that are not hidden and cover at least one revealed cell, and the tokens of their
+  own characters wherever they stand, hidden or not (without the ``hidden`` flag);
 - notes that are not secret and stand on a revealed cell;
 - terrain and battle features (walls, height, painted light) of revealed cells;
 - the party's shown position (never the true one);
@@ -127,13 +128,14 @@ def token_owner_id(token: Token) -> int | None:
 
 
 def token_visible(token: Token, m: Map, fog: Fog, *, viewer_id: int | None = None) -> bool:
-    """Players see a token only if it is not hidden and covers a revealed cell; the owner of a
-    player character sees its token under the fog too (they know where they stand)."""
-    if token.hidden:
-        return False
+    """THE rule for a token, per viewer. Players see a token only if it is not hidden and
+    covers a revealed cell. The player whose character the token stands for (``viewer_id``)
+    sees it always, under the fog and when the referee hides it from everyone else: they know
+    where their character stands. The ``hidden`` flag itself stays the referee's
+    (``token_data``), so the owner's copy does not say that the others cannot see it."""
     if viewer_id is not None and viewer_id == token_owner_id(token):
         return True
-    return fog.any_revealed(token_cells(token, m))
+    return not token.hidden and fog.any_revealed(token_cells(token, m))
 
 
 def note_visible(note: MapNote, fog: Fog) -> bool:

@@ -7,7 +7,11 @@ Players and the referee see different things, so a change publishes up to two ev
 - the players' copy, ``visibility="everyone"``, ``audience="players"``, built only from what
   ``selectors`` lets players see (a token entering fog becomes ``map.token.gone``, a reveal
   carries the tokens, notes and terrain that came into view and the new background version).
-  It is published only for the active map, and only when players have something to learn.
+  It is published only for the active map, and only when players have something to learn;
+- after it, whispers to the player whose character a token stands for where the players' copy
+  leaves them wrong (``owner_copies``): they see their token under the fog and when the
+  referee hides it (never the ``hidden`` flag), and lose it when the referee relinks, unlinks
+  or deletes it.
 
 Every payload carries absolute values (a token's position, the cells revealed or hidden), so a
 browser may apply an event twice (page snapshot, then replay) with the same result.
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -106,22 +111,46 @@ def _publish(
     publish_many(campaign=m.campaign_id, events=drafts, actor=actor)
 
 
-def owner_copies(m: Map, tokens: Sequence[Token], *, deleted: bool = False) -> list[Draft]:
-    """Player characters' tokens as their owners see them under the fog (players' copies leave
-    them out): the token itself, or its removal once the referee hides or deletes it."""
+@dataclass(frozen=True)
+class Seen:
+    """Who saw a token before a change, by ``selectors.token_visible``: the players at large,
+    and the player whose character it stood for (``owner_id``), who may see more."""
+
+    players: bool = False
+    owner_id: int | None = None
+    owner: bool = False
+
+
+def seen(token: Token, m: Map, fog: Fog) -> Seen:
+    owner_id = token_owner_id(token)
+    return Seen(
+        players=token_visible(token, m, fog),
+        owner_id=owner_id,
+        owner=owner_id is not None and token_visible(token, m, fog, viewer_id=owner_id),
+    )
+
+
+def owner_copies(
+    m: Map, token: Token, fog: Fog, before: Seen, *, deleted: bool = False
+) -> list[Draft]:
+    """The whispers that put right, for a token's owners, what the players' copy of its change
+    leaves out (they follow it in the log): the player whose character it stands for sees it
+    where the players do not (under the fog, hidden), so gets the token itself; whoever saw it
+    so before and no longer does (its owner until the referee relinked, unlinked or deleted it)
+    gets its removal. Everyone else's view is the players' copy."""
     if not m.active:
         return []
-    urls, drafts = Urls(m), []
-    for token in tokens:
-        if token_owner_id(token) is None:
-            continue
-        owner = token.character.owner
-        if deleted or token.hidden:
-            gone = {"map_id": m.pk, "token_id": token.pk, "audience": "players"}
-            drafts.append(Draft("map.token.gone", gone, V.WHISPER, owner))
-        else:
-            own = {"map_id": m.pk, "token": token_data(token, m, referee=False, urls=urls)}
-            drafts.append(Draft("map.token", {**own, "audience": "players"}, V.WHISPER, owner))
+    drafts: list[Draft] = []
+    players = not deleted and token_visible(token, m, fog)
+    owner_id = None if deleted else token_owner_id(token)
+    if owner_id is not None and not players and token_visible(token, m, fog, viewer_id=owner_id):
+        own = {"map_id": m.pk, "token": token_data(token, m, referee=False), "audience": "players"}
+        drafts.append(Draft("map.token", own, V.WHISPER, token.character.owner))
+    former = before.owner_id
+    lost = former is not None and (deleted or not token_visible(token, m, fog, viewer_id=former))
+    if lost and before.owner and not before.players:
+        gone = {"map_id": m.pk, "token_id": token.pk, "audience": "players"}
+        drafts.append(Draft("map.token.gone", gone, V.WHISPER, User.objects.get(pk=former)))
     return drafts
 
 
@@ -481,8 +510,8 @@ def fog_change(
     if m.active:
         players = dict(referee)
         players.update(_came_into_view(m, before, after, changed))
-        gone = Token.objects.filter(pk__in=players["gone"]).select_related("character")
-        owners = owner_copies(m, list(gone))
+        for token in Token.objects.filter(pk__in=players["gone"]).select_related("character"):
+            owners.extend(owner_copies(m, token, after, seen(token, m, before)))
     _publish(m, "map.fog", actor, referee, players, owner_copies=owners)
     return {"fog_version": m.fog_version, "changed": len(changed)}
 
@@ -584,23 +613,26 @@ def token_create(*, map: Map, actor: User, **data: Any) -> Token:
         (token.col, token.row), token.cells, kind=m.kind, width=m.width, height=m.height
     )
     token.save()
-    _publish_token(m, actor, token, was_visible=False)
+    _publish_token(m, actor, token, before=Seen())
     return token
 
 
-def _publish_token(m: Map, actor: User | None, token: Token, *, was_visible: bool, **extra) -> None:
+def _publish_token(m: Map, actor: User | None, token: Token, *, before: Seen, **extra) -> None:
+    """The referee's copy; the players' copy (the token, or its removal when they saw it
+    before); then the owners' whispers (``owner_copies``)."""
     fog = Fog.for_map(m)
     now = token_visible(token, m, fog)
     urls = Urls(m)
     referee = {"token": token_data(token, m, referee=True, urls=urls), **extra}
+    own = owner_copies(m, token, fog, before)
     if now:
         players = {"token": token_data(token, m, referee=False, urls=urls)}
-        _publish(m, "map.token", actor, referee, players)
-    elif was_visible:
-        gone, own = {"token_id": token.pk}, owner_copies(m, [token])
+        _publish(m, "map.token", actor, referee, players, owner_copies=own)
+    elif before.players:
+        gone = {"token_id": token.pk}
         _publish(m, "map.token", actor, referee, gone, "map.token.gone", owner_copies=own)
     else:
-        _publish(m, "map.token", actor, referee, None, owner_copies=owner_copies(m, [token]))
+        _publish(m, "map.token", actor, referee, None, owner_copies=own)
 
 
 def _locked_token(m: Map, token_id: int) -> Token:
@@ -612,17 +644,18 @@ def _locked_token(m: Map, token_id: int) -> Token:
 
 @transaction.atomic
 def token_update(*, map: Map, actor: User, token_id: int, **data: Any) -> Token:
-    """The referee changes anything about a token (placing it does not count as movement)."""
+    """The referee changes anything about a token (placing it does not count as movement).
+    Relinking it to another character hands it from one owner's view to the other's."""
     m = _lock(map)
     token = _locked_token(m, token_id)
-    was_visible = token_visible(token, m, Fog.for_map(m))
+    before = seen(token, m, Fog.for_map(m))
     for key, value in _clean_token(m, data, token=token).items():
         setattr(token, key, value)
     token.col, token.row = clamp_anchor(
         (token.col, token.row), token.cells, kind=m.kind, width=m.width, height=m.height
     )
     token.save()
-    _publish_token(m, actor, token, was_visible=was_visible)
+    _publish_token(m, actor, token, before=before)
     return token
 
 
@@ -685,8 +718,8 @@ def _move_locked(
 ) -> tuple[Token, int]:
     token = _locked_token(m, token_id)
     fog = Fog.for_map(m)
-    was_visible = token_visible(token, m, fog)
-    # the owner of a player character sees its token under the fog, so may move it out
+    before = seen(token, m, fog)
+    # the owner of a player character sees its token under the fog or hidden, so may move it
     if role != Role.REFEREE and not token_visible(token, m, fog, viewer_id=actor.pk):
         raise Invalid(_("No such token on this map."), code="no_token")
     if not can_move(token, user_id=actor.pk, role=role):
@@ -716,7 +749,7 @@ def _move_locked(
         f"UPDATE {fastsql.table(Token)} SET col = %s, row = %s, moved = %s WHERE id = %s",  # noqa: S608
         [token.col, token.row, token.moved, token.pk],
     )
-    _publish_token(m, actor, token, was_visible=was_visible, moved_by=distance, start=list(start))
+    _publish_token(m, actor, token, before=before, moved_by=distance, start=list(start))
     return token, distance
 
 
@@ -724,9 +757,10 @@ def _move_locked(
 def token_delete(*, map: Map, actor: User, token_id: int) -> None:
     m = _lock(map)
     token = _locked_token(m, token_id)
-    was_visible = token_visible(token, m, Fog.for_map(m))
-    # the owner saw it under the fog even if the players did not: they are told it is gone
-    own = [] if was_visible else owner_copies(m, [token], deleted=True)
+    fog = Fog.for_map(m)
+    before = seen(token, m, fog)
+    # the owner saw it under the fog or hidden even if the players did not: they are told
+    own = owner_copies(m, token, fog, before, deleted=True)
     image, token_pk = token.image, token.pk
     token.delete()
     _publish(
@@ -734,7 +768,7 @@ def token_delete(*, map: Map, actor: User, token_id: int) -> None:
         "map.token.gone",
         actor,
         {"token_id": token_pk},
-        {"token_id": token_pk} if was_visible else None,
+        {"token_id": token_pk} if before.players else None,
         owner_copies=own,
     )
     transaction.on_commit(lambda: images.delete(image))
@@ -751,8 +785,7 @@ def token_image_set(*, map: Map, actor: User, token_id: int, upload) -> Token:
             token.image = name
             token.image_version += 1
             token.save(update_fields=["image", "image_version"])
-            was_visible = token_visible(token, m, Fog.for_map(m))
-            _publish_token(m, actor, token, was_visible=was_visible)
+            _publish_token(m, actor, token, before=seen(token, m, Fog.for_map(m)))
     except BaseException:
         images.delete(name)
         raise
@@ -769,7 +802,7 @@ def token_image_clear(*, map: Map, actor: User, token_id: int) -> Token:
         token.image = ""
         token.image_version += 1
         token.save(update_fields=["image", "image_version"])
-        _publish_token(m, actor, token, was_visible=token_visible(token, m, Fog.for_map(m)))
+        _publish_token(m, actor, token, before=seen(token, m, Fog.for_map(m)))
         transaction.on_commit(lambda: images.delete(old))
     return token
 

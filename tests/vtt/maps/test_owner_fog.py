@@ -113,19 +113,46 @@ def test_leak_scan_lets_the_owner_see_their_token_in_the_fog_and_nobody_else():
     assert len(leaks_for(8)) == 1
 
 
-@pytest.mark.parametrize("how", ["hidden", "deleted"])
-def test_the_owner_is_told_when_their_token_in_the_fog_is_hidden_or_deleted(table, scene, how):
+def test_the_owner_is_told_when_their_token_in_the_fog_is_deleted(table, scene):
     _into_the_fog(table, scene)
-    ref, token_id = table.referee, scene.pc_token.pk
-    if how == "hidden":
-        services.token_update(map=scene.map, actor=ref, token_id=token_id, hidden=True)
-    else:
-        services.token_delete(map=scene.map, actor=ref, token_id=token_id)
+    token_id = scene.pc_token.pk
+    services.token_delete(map=scene.map, actor=table.referee, token_id=token_id)
     own = _last_map_event(table, table.player, Role.PLAYER)
     assert own.kind == "map.token.gone" and own.payload["token_id"] == token_id
     assert own.target_id == table.player.pk
     m = Map.objects.get(pk=scene.map.pk)
     assert "Ава" not in _names(selectors.map_state(m, referee=False, viewer_id=table.player.pk))
+
+
+@pytest.mark.parametrize("fogged", [False, True])
+def test_the_owner_keeps_their_token_when_the_referee_hides_it(table, scene, api_for, fogged):
+    """Issue 18 review: the referee's hidden flag hides a token from everyone but the player
+    whose character it stands for (they know where their character is); the flag itself never
+    reaches them, in the snapshot, the API or the event."""
+    if fogged:
+        _into_the_fog(table, scene)
+    token_id = scene.pc_token.pk
+    services.token_update(map=scene.map, actor=table.referee, token_id=token_id, hidden=True)
+    own = _last_map_event(table, table.player, Role.PLAYER)
+    assert own.kind == "map.token" and own.target_id == table.player.pk
+    assert own.payload["token"]["id"] == token_id and "hidden" not in own.payload["token"]
+    other = _last_map_event(table, table.other_player, Role.PLAYER)
+    if fogged:  # the others had lost it already
+        assert other.kind == "map.token.gone" and other.seq < own.seq
+    else:
+        assert other.kind == "map.token.gone" and other.payload["token_id"] == token_id
+    m = Map.objects.get(pk=scene.map.pk)
+    mine = selectors.map_state(m, referee=False, viewer_id=table.player.pk)
+    (token,) = [t for t in mine["tokens"] if t["id"] == token_id]
+    assert "hidden" not in token
+    assert "Ава" not in _names(selectors.map_state(m, referee=False, viewer_id=table.observer.pk))
+    url = reverse("api-map", args=[table.campaign.pk, m.pk])
+    detail = f"/api/campaigns/{table.campaign.pk}/maps/{m.pk}/tokens/{token_id}/"
+    assert "Ава" in _names(api_for(table.player).get(url).json())
+    assert api_for(table.player).get(detail).status_code == 200
+    assert "hidden" not in api_for(table.player).get(detail).json()
+    assert "Ава" not in _names(api_for(table.other_player).get(url).json())
+    assert api_for(table.other_player).get(detail).status_code == 404
 
 
 def test_the_owner_moves_their_own_token_out_of_the_fog(table, scene):
