@@ -1118,9 +1118,11 @@
       options: outcome.options,
       pick: outcome.pick,
       chooser: outcome.chooser,
-      // the server says whose choice it is (a reaction or an opponent's pick belongs to the
-      // target's player, whoever owns the moving sheet); a live event without it: the rules
-      mine: outcome.mine !== undefined ? !!outcome.mine : mayChoose(outcome.chooser),
+      // the server names who answers (the rules' "opponent" becomes "target" or "referee"); a
+      // reaction or an opponent's pick waiting on this sheet is the target's player's, whoever
+      // owns the moving sheet, and the server's `mine` says whether that is this user
+      mine: outcome.chooser === "target" && outcome.mine !== undefined
+        ? !!outcome.mine : mayChoose(outcome.chooser),
       csrf: config.csrf,
       url: urls.pending + pendingId + "/",
       onDone: function (data) {
