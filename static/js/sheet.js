@@ -821,7 +821,9 @@
   (config.moves || []).concat(config.actions || []).forEach(function (m) { moveSpecs[m.key] = m; });
 
   function moveName(key) {
-    return moveSpecs[key] ? tr(moveSpecs[key]) : key;
+    if (moveSpecs[key]) return tr(moveSpecs[key]);
+    var named = (config.moveNames || {})[key];
+    return named ? tr(named) : key;
   }
 
   function reasonText(reason) {

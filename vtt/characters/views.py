@@ -499,7 +499,10 @@ def character_sheet(request: HttpRequest, cid: int) -> HttpResponse:
     full = can_see_full(character, user_id=me, role=membership.role)
     editable = can_edit(character, user_id=me, role=membership.role) and not campaign.is_archived
     referee = membership.role == Role.REFEREE
-    moves, actions = _moves_for(character.ruleset, character.kind) if editable else ([], [])
+    every_move, every_action = _moves_for(character.ruleset, character.kind)
+    moves, actions = (every_move, every_action) if editable else ([], [])
+    # a read-only sheet's history still names the moves that changed it («Конфликт»)
+    move_names = {m["key"]: {"ru": m["ru"], "en": m["en"]} for m in every_move + every_action}
     data = character_data(character, membership)
     owner = character.owner.display_name if character.owner_id else None
     config = {
@@ -508,6 +511,7 @@ def character_sheet(request: HttpRequest, cid: int) -> HttpResponse:
         "schema": sheet_schema(character.ruleset, character.kind),
         "moves": moves,
         "actions": actions,
+        "moveNames": move_names,
         "me": {"id": me, "name": request.user.display_name, "role": membership.role},
         "isReferee": referee,
         "canEdit": editable,
