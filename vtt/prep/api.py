@@ -30,7 +30,7 @@ from vtt.core.jsonsafe import FormParser, JSONParser, MultiPartParser
 from vtt.permissions import Action, authorize
 from vtt.prep import library, rolltables, selectors, services, transfer
 from vtt.prep.models import Dungeon, RandomTable, Room, RoomMonster, TableResult
-from vtt.table.api import ROLL_BUCKET
+from vtt.table.commands import ROLL_BUCKET
 from vtt.table.models import Visibility as V
 
 

@@ -26,7 +26,7 @@ from vtt.permissions import Action, authorize
 from vtt.prep import library, rolltables, selectors, services
 from vtt.prep.api import export_response, parse_upload, table_export_bundle
 from vtt.prep.models import RandomTable
-from vtt.table.api import ROLL_BUCKET
+from vtt.table.commands import ROLL_BUCKET
 from vtt.table.models import InitiativeEntry
 from vtt.table.models import Visibility as V
 

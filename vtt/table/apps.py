@@ -8,4 +8,4 @@ class TableConfig(AppConfig):
     verbose_name = _("Table")
 
     def ready(self) -> None:
-        from vtt.table import receivers  # noqa: F401
+        from vtt.table import commands, receivers  # noqa: F401  (signal handlers; socket commands)

@@ -1,5 +1,6 @@
-"""The table socket: push only (DESIGN.md). It authorises, replays what a browser missed, then
-forwards live events the user may see, in order, exactly once. Writes go over HTTP."""
+"""The table socket. It authorises, replays what a browser missed, forwards live events the
+user may see, in order, exactly once, and runs the table's actions sent as ``command`` frames
+through the same commands the HTTP API runs (vtt/core/commands.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from vtt.core import jsonsafe
+from vtt.core import commands, jsonsafe
 from vtt.core.middleware import MAX_ID
 from vtt.core.outage import BREAKER, DatabaseDown, is_unavailable, warn
 from vtt.permissions import Action, can, membership_for
@@ -158,16 +159,27 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._hello(frame.get("last_seq", 0))
         elif kind == "replay":
             await self._replay_request(frame.get("since"))
+        elif kind == "command":
+            await self._command(frame)
         elif kind == "ping":
             await self._send({"type": "pong", "t": frame.get("t")})
         else:
             await self._error(
                 "unknown_type",
-                _(
-                    "Unknown frame type. The socket takes hello, replay and ping; "
-                    "writes go over HTTP."
-                ),
+                _("Unknown frame type. The socket takes hello, replay, command and ping."),
             )
+
+    async def _command(self, frame: dict[str, Any]) -> None:
+        """An action at the table: the same command, checks and answer as its API call. The
+        membership is read again for every command, so a role changed or a member removed
+        since the socket opened is refused at once."""
+        answer = await database_sync_to_async(commands.run_frame)(
+            frame,
+            user=self.scope["user"],
+            campaign_id=self.campaign_id,
+            language=self.language,
+        )
+        await self._send(answer)
 
     async def _hello(self, last_seq: Any) -> None:
         if not _is_seq(last_seq):

@@ -60,7 +60,8 @@ from vtt.core.middleware import MAX_ID
 from vtt.core.outage import is_unavailable, warn
 from vtt.permissions import Action, can
 from vtt.table import services
-from vtt.table.api import ROLL_BUCKET, Rolls, roll_response
+from vtt.table.api import Rolls
+from vtt.table.commands import ROLL_BUCKET, roll_response
 from vtt.table.models import EventCursor, Roll
 from vtt.table.models import Visibility as V
 

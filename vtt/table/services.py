@@ -22,6 +22,7 @@ from systems.core.notation import NotationError, roll_notation
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.core import fastsql
+from vtt.core.commands import IDEMPOTENCY_KEY_MAX
 from vtt.core.errors import Conflict, Invalid
 from vtt.table.events import canonical, chain_hash, group_name, hash_body, wire
 from vtt.table.models import EventCursor, InitiativeEntry, InitiativeState, Roll, TableEvent
@@ -31,7 +32,6 @@ log = logging.getLogger(__name__)
 
 CHAT_MAX = 2000
 LABEL_MAX = 120
-IDEMPOTENCY_KEY_MAX = 100
 HIDDEN = (V.REFEREE, V.BLIND)
 
 

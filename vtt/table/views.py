@@ -33,7 +33,7 @@ from vtt.core.errors import Invalid, ServiceError
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, can
 from vtt.table import services
-from vtt.table.api import CHAT_BUCKET, ROLL_BUCKET
+from vtt.table.commands import CHAT_BUCKET, ROLL_BUCKET
 from vtt.table.events import visible_events, wire
 from vtt.table.models import EventCursor, Roll
 from vtt.table.models import Visibility as V
