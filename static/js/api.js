@@ -6,6 +6,15 @@
  *   VTTApi.request("POST", url, {params: {}}, {csrf: token, failed: L.failed}).then(...)
  *
  * `keyed: true` puts the field name before a field error ("hp: too high").
+ *
+ * A table action names its command (docs/table-protocol.md, "Commands"):
+ *
+ *   VTTApi.request("POST", url, body, {csrf: token, failed: L.failed,
+ *                                      command: "roll", args: {}})
+ *
+ * It goes over the page's table socket when one is open (VTTApi.useSocket), else by HTTP, and
+ * carries an idempotency key either way: if the socket drops before the answer, the same key
+ * goes again by HTTP and the server answers the first result, never a second action.
  * Load it before the scripts that use it.
  */
 (function () {
@@ -21,13 +30,35 @@
     return null;
   }
 
+  var socket = null;
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+  }
+
   function request(method, url, body, options) {
     options = options || {};
+    if (!options.command) return http(method, url, body, options);
+    var key = options.key || newKey();
+    var sent = socket ? socket.command(options.command, options.args, body, key) : null;
+    if (!sent) return http(method, url, body, options, key);
+    return sent.catch(function (error) {
+      if (error.status !== 0) {
+        if (!error.message) error.message = options.failed;
+        throw error;
+      }
+      return http(method, url, body, options, key);  // the answer was lost: ask again
+    });
+  }
+
+  function http(method, url, body, options, key) {
     var init = {
       method: method,
       credentials: "same-origin",
       headers: { "Accept": "application/json", "X-CSRFToken": options.csrf || "" },
     };
+    if (key) init.headers["Idempotency-Key"] = key;
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -52,5 +83,11 @@
     });
   }
 
-  window.VTTApi = { request: request, firstFieldError: firstFieldError };
+  window.VTTApi = {
+    request: request,
+    firstFieldError: firstFieldError,
+    newKey: newKey,
+    // the page's table socket (VTTSocket.connect): actions that name a command go over it
+    useSocket: function (conn) { socket = conn; },
+  };
 })();

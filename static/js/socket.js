@@ -13,6 +13,13 @@
  *     everyState: true,                    // call onState on every change, even to the same state
  *     reloadIfBehind: true,                // reload when the server's log is behind the page
  *   });
+ *
+ * Actions travel on the same socket as `command` frames (docs/table-protocol.md, "Commands"):
+ *   sock.command("roll", {}, {notation: "2d6"}, key)  // a Promise of the ack's result, or
+ *                                                    // null when the socket is not connected
+ * A refusal rejects with an Error carrying `status`, `code` and `data` (the API's error body).
+ * A command whose answer never came (the socket dropped) rejects with status 0: the caller
+ * may send it again by HTTP with the same key, which never acts twice (VTTApi does).
  */
 (function () {
   "use strict";
@@ -21,6 +28,7 @@
   var DEAD_AFTER = 65000;
   var MAX_BACKOFF = 30000;
   var OFFLINE_AFTER = 4;
+  var COMMAND_TIMEOUT = 15000;
 
   function connect(options) {
     var conn = {
@@ -37,6 +45,7 @@
       firstReplay: false,
       unloading: false,
       denied: false,
+      pending: {},
     };
 
     function setState(state) {
@@ -87,6 +96,7 @@
       clearInterval(conn.ping);
       clearTimeout(conn.replayTimer);
       conn.replayPending = false;
+      Object.keys(conn.pending).forEach(function (key) { settle(key, lost()); });
       if (options.onDrop) options.onDrop();
       if (ws) {
         ws.onopen = ws.onmessage = ws.onclose = null;
@@ -148,8 +158,50 @@
       conn.replayTimer = setTimeout(function () { conn.replayPending = false; }, 10000);
     }
 
+    function lost() {
+      var error = new Error("lost");
+      error.status = 0;
+      return error;
+    }
+
+    function settle(key, error, result) {
+      var waiting = conn.pending[key];
+      if (!waiting) return false;
+      delete conn.pending[key];
+      clearTimeout(waiting.timer);
+      if (error) waiting.reject(error); else waiting.resolve(result);
+      return true;
+    }
+
+    function command(name, args, params, key) {
+      if (conn.state !== "connected" || !conn.ws || conn.ws.readyState !== WebSocket.OPEN) return null;
+      if (conn.pending[key]) return null;  // the same key in flight: let HTTP decide
+      return new Promise(function (resolve, reject) {
+        conn.pending[key] = {
+          resolve: resolve,
+          reject: reject,
+          timer: setTimeout(function () { settle(key, lost()); }, COMMAND_TIMEOUT),
+        };
+        send({ type: "command", command: name, key: key, args: args || {}, params: params || {} });
+      });
+    }
+
     function handle(frame) {
       switch (frame.type) {
+        case "ack":
+          settle(frame.key, null, frame.result);
+          break;
+        case "error":
+          if (frame.key && conn.pending[frame.key]) {
+            var error = new Error(frame.message);
+            error.status = frame.status;
+            error.code = frame.code;
+            error.data = frame.data || { detail: frame.message, code: frame.code };
+            settle(frame.key, error);
+          } else if (options.onFrame) {
+            options.onFrame(frame);
+          }
+          break;
         case "welcome":
           conn.attempts = 0;
           conn.firstReplay = !!options.reloadIfBehind;
@@ -215,6 +267,7 @@
       state: function () { return conn.state; },
       retry: retry,
       handle: handle,
+      command: command,
       close: function () { conn.unloading = true; drop(); },
     };
   }

@@ -215,7 +215,8 @@ def run_frame(
 
 
 def error_frame(key: Any, status: int, data: Any) -> dict[str, Any]:
-    """The API's error body as a frame: ``message`` is its ``detail`` or first field error."""
+    """The API's error body as a frame: ``message`` is its ``detail`` or first field error,
+    ``data`` the whole body (a 409's current state, a 429's retry_after)."""
     code = "invalid"
     message = ""
     fields: Any = None
@@ -244,6 +245,7 @@ def error_frame(key: Any, status: int, data: Any) -> dict[str, Any]:
     }
     if fields:
         frame["fields"] = fields
+    frame["data"] = data
     return frame
 
 
