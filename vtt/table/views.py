@@ -2,8 +2,9 @@
 
 The page renders the log the user may see up to the current head, then ``static/js/table.js``
 takes over: it opens the socket, sends ``hello`` with that head and applies what follows.
-Writes from the page go through the same services, rate-limit buckets and idempotency keys as
-the REST API (``vtt/table/api.py``); the socket only pushes.
+With the socket connected the page sends its actions as socket commands; these htmx endpoints
+serve the forms when it is not (and pages without JavaScript), through the same services,
+rate-limit buckets and idempotency keys as the commands (``vtt/table/commands.py``).
 """
 
 from __future__ import annotations
