@@ -24,19 +24,20 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from rest_framework.exceptions import ValidationError
 
 from systems import get_ruleset
 from systems.core.notation import NotationError, parse_notation
 from systems.core.odds import OddsTooComplex, chance, distribution
 from vtt.campaigns.models import Membership, Role
 from vtt.campaigns.selectors import campaign_members
+from vtt.core.commands import Answer, Command, execute
 from vtt.core.errors import Invalid, ServiceError
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, can
-from vtt.table import services
-from vtt.table.commands import CHAT_BUCKET, ROLL_BUCKET
+from vtt.table import commands, services
 from vtt.table.events import visible_events, wire
-from vtt.table.models import EventCursor, Roll
+from vtt.table.models import EventCursor
 from vtt.table.models import Visibility as V
 
 # How many of the latest visible events the page carries; older ones load on demand from the
@@ -210,43 +211,41 @@ def js_labels() -> dict[str, str]:
 @login_required
 @require_POST
 def table_roll(request: HttpRequest, pk: int) -> HttpResponse:
-    """The roll bar's form: one roll through ``roll_create``, with the API's bucket and an
-    idempotency key from a hidden field, so a double submit returns the first roll."""
-    membership = authorize(request.user, pk, Action.PLAY)
+    """The roll bar's form without the socket: the ``roll`` command, with an idempotency key
+    from a hidden field, so a double submit returns the first roll."""
+    membership = authorize(request.user, pk, Action.PLAY)  # before the form's checks
     form = RollForm(request.POST)
     try:
         if not form.is_valid():
             raise Invalid(_("Check the roll."), fields=_form_errors(form))
         data = form.cleaned_data
-        key = data["idempotency_key"] or None
-        roll, created = services.roll_create(
-            campaign=membership.campaign,
-            actor=request.user,
-            notation=data["notation"],
-            visibility=data["visibility"],
-            target_id=data.get("target_id"),
-            label=data.get("label") or "",
-            idempotency_key=key,
-            before_roll=lambda: ROLL_BUCKET.hit(str(request.user.pk)),
-        )
+        params = {
+            "notation": data["notation"],
+            "visibility": data["visibility"],
+            "target_id": data.get("target_id"),
+            "label": data.get("label") or "",
+        }
+        answer = _run(request, pk, commands.roll, params, data["idempotency_key"] or None)
     except ServiceError as exc:
         return _failure(request, pk, "table/table.html#roll-result", exc, {"error": exc})
-    context = {"roll": roll, "created": created, "new_key": new_key(), "shown": _shown(roll)}
+    made = answer.body
+    shown = "total" in made  # a blind roll's answer to its roller carries no result
     if not request.htmx:
-        messages.success(request, _roll_summary(roll))
+        if shown:
+            summary = made.get("text") or f"{made['notation']} = {made['total']}"
+        else:
+            summary = _("Blind roll sent: only the referee sees the result.")
+        messages.success(request, summary)
         return redirect("table", pk)
-    return render(request, "table/table.html#roll-result", context, status=201 if created else 200)
-
-
-def _shown(roll: Roll) -> bool:
-    """A blind roll is the referee's alone: the roller's own answer must not carry it."""
-    return roll.visibility != V.BLIND
-
-
-def _roll_summary(roll: Roll) -> str:
-    if not _shown(roll):
-        return _("Blind roll sent: only the referee sees the result.")
-    return roll.result.get("text", f"{roll.notation} = {roll.total}")
+    context = {
+        "roll_id": made["roll_id"],
+        "roll_text": made.get("text", ""),
+        "created": not answer.replayed,
+        "new_key": new_key(),
+        "shown": shown,
+        "campaign": membership.campaign,
+    }
+    return render(request, "table/table.html#roll-result", context, status=answer.status)
 
 
 # --- chat ---------------------------------------------------------------------------------------
@@ -255,20 +254,19 @@ def _roll_summary(roll: Roll) -> str:
 @login_required
 @require_POST
 def table_chat(request: HttpRequest, pk: int) -> HttpResponse:
-    membership = authorize(request.user, pk, Action.PLAY)
+    """The chat form without the socket: the ``chat`` command."""
+    membership = authorize(request.user, pk, Action.PLAY)  # before the form's checks
     form = ChatForm(request.POST)
     try:
         if not form.is_valid():
             raise Invalid(_("Check the message."), fields=_form_errors(form))
         data = form.cleaned_data
-        CHAT_BUCKET.hit(str(request.user.pk))
-        services.chat_post(
-            campaign=membership.campaign,
-            actor=request.user,
-            text=data["text"],
-            visibility=data.get("visibility") or V.EVERYONE,
-            target_id=data.get("target_id"),
-        )
+        params = {
+            "text": data["text"],
+            "visibility": data.get("visibility") or V.EVERYONE,
+            "target_id": data.get("target_id"),
+        }
+        _run(request, pk, commands.chat, params, None)
     except ServiceError as exc:
         context = {
             "error": exc,
@@ -377,6 +375,19 @@ def _failure(
     if exc.extra.get("retry_after"):
         response["Retry-After"] = str(exc.extra["retry_after"])
     return response
+
+
+def _run(
+    request: HttpRequest, pk: int, declared: Command, params: dict[str, Any], key: str | None
+) -> Answer:
+    """A form's action through its command; the command's refusals as a ``ServiceError`` the
+    page shows (a 403 or 404 stays the page's own answer)."""
+    try:
+        return execute(declared, user=request.user, campaign_id=pk, args={}, params=params, key=key)
+    except ValidationError as exc:
+        fields = {f: [str(m) for m in msgs] for f, msgs in exc.detail.items()}
+        first = next((m for msgs in fields.values() for m in msgs), _("Check the form."))
+        raise Invalid(first, fields=fields) from None
 
 
 def _form_errors(form: forms.Form) -> dict[str, list[str]]:
