@@ -52,7 +52,19 @@
     });
   }
 
-  function http(method, url, body, options, key) {
+  /* A key the server is still acting on (409 in_progress: the socket's copy of this action is
+   * running) is asked again shortly; the answer is then that action's, never a second one. */
+  function http(method, url, body, options, key, tries) {
+    return once(method, url, body, options, key).catch(function (error) {
+      var busy = error.status === 409 && error.data && error.data.code === "in_progress";
+      if (!busy || !key || (tries || 0) >= 10) throw error;
+      return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () {
+        return http(method, url, body, options, key, (tries || 0) + 1);
+      });
+    });
+  }
+
+  function once(method, url, body, options, key) {
     var init = {
       method: method,
       credentials: "same-origin",

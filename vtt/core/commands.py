@@ -27,11 +27,14 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from vtt.core.errors import Invalid
+from vtt.core.errors import Conflict, Invalid
 
 IDEMPOTENCY_KEY_MAX = 100
 # How long a finished command's answer is kept for a retry with the same key.
 IDEMPOTENCY_SECONDS = 24 * 3600
+# A key being acted on; a process killed mid-action frees it after this long.
+IN_PROGRESS = "…"
+IN_PROGRESS_SECONDS = 60
 # Path arguments of a socket command: ``{"cid": 5, "move": "hack_and_slash"}``.
 ARG_TEXT_MAX = 100
 MAX_ID = 2**31 - 1
@@ -114,14 +117,29 @@ def execute(
     if key is None or not declared.cache_answers:
         return declared.run(call)
     memo = f"cmd:{declared.name}:{getattr(user, 'pk', None)}:{key}"
-    kept = cache.get(memo)
-    if kept is not None:
-        body, _status = json.loads(kept)
-        return Answer(body, 200, replayed=True)  # a replay creates nothing: 200, as the roll's
-    answer = declared.run(call)
+    # Claim the key before acting: of two calls with one key at once (a socket's command whose
+    # answer was lost, sent again by HTTP while the first still runs) only one acts.
+    while not cache.add(memo, IN_PROGRESS, IN_PROGRESS_SECONDS):
+        kept = cache.get(memo)
+        if kept == IN_PROGRESS:
+            raise Conflict(
+                _("This action is still being made; try again in a moment."),
+                code="in_progress",
+                extra={"retry_after": 1},
+            )
+        if kept is not None:
+            body, _status = json.loads(kept)
+            return Answer(body, 200, replayed=True)  # a replay creates nothing: 200
+    try:
+        answer = declared.run(call)
+    except BaseException:
+        cache.delete(memo)  # refused or failed: nothing was done, the key is free again
+        raise
     if answer.status < 300:
         stored = json.dumps([answer.body, answer.status], ensure_ascii=False, default=str)
         cache.set(memo, stored, IDEMPOTENCY_SECONDS)  # the service has committed its write
+    else:
+        cache.delete(memo)
     return answer
 
 

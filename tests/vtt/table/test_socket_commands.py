@@ -93,3 +93,31 @@ async def test_a_removed_member_cannot_act_on_an_open_socket(table):
         pass
     assert await sync_to_async(Roll.objects.count)() == 0
     assert not any(f["type"] == "ack" for f in frames)
+
+
+async def test_a_key_in_progress_is_refused_not_acted_twice(table):
+    """The socket's copy of an action still running when the same key comes again by HTTP:
+    409 in_progress, and the retry after it gets the first answer."""
+    from django.core.cache import cache
+
+    from vtt.core.commands import IN_PROGRESS
+
+    pc = await connect(table.player, table.campaign.pk)
+    await hello(pc)
+    memo = f"cmd:chat:{table.player.pk}:busy-1"
+    await sync_to_async(cache.set)(memo, IN_PROGRESS, 60)
+    busy = await command(pc, "chat", "busy-1", {"text": "раз"})
+    assert busy["status"] == 409 and busy["code"] == "in_progress"
+    assert busy["data"]["retry_after"] == 1
+    await sync_to_async(cache.delete)(memo)
+    done = await command(pc, "chat", "busy-1", {"text": "раз"})
+    assert done["status"] == 201
+    again = await command(pc, "chat", "busy-1", {"text": "раз"})
+    assert again["replayed"] and again["result"]["seq"] == done["result"]["seq"]
+    # a refused command frees its key: the corrected retry acts
+    refused = await command(pc, "chat", "k-empty", {"text": ""})
+    assert refused["status"] == 400
+    fixed = await command(pc, "chat", "k-empty", {"text": "два"})
+    assert fixed["status"] == 201 and not fixed["replayed"]
+    assert await sync_to_async(TableEvent.objects.filter(kind="chat").count)() == 2
+    await pc.disconnect()
