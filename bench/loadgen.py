@@ -373,7 +373,7 @@ async def run(
 
 def server_timing(value: str) -> dict[str, float]:
     """``Server-Timing: write;dur=1.680, push;dur=0.420`` → ``{"write": 1.68, "push": 0.42}``
-    (milliseconds; a fast roll's steps in the web process, vtt/table/fastroll.py)."""
+    (milliseconds; the steps a server reports, if it does)."""
     steps: dict[str, float] = {}
     for part in value.split(","):
         name, *params = (p.strip() for p in part.split(";"))

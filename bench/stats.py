@@ -35,7 +35,7 @@ class KindStats:
     sent: int = 0
     ok: int = 0
     rate_limited: int = 0
-    busy: int = 0  # 503 "busy": waited past HTTP_QUEUE_SECONDS for a turn (overload)
+    busy: int = 0  # 503 "busy" (the server's former request gate; 0 since issue 19)
     expected: int = 0
     delivered: int = 0
     missing: int = 0
@@ -59,10 +59,10 @@ class KindStats:
 
 @dataclass
 class StageStats:
-    """A fast roll's steps in the web process, as its answer's ``Server-Timing`` gave them
-    (vtt/table/fastroll.py), and ``outside``: the HTTP round trip less the app's own time (the
-    hops in and out, Twisted, the load generator). Against the delivery latency they say how
-    much of it is work and how much waiting between processes (docs/performance.md)."""
+    """A roll's steps in the web process, if its answer carries ``Server-Timing`` (none has
+    since issue 19 removed the fast roll path: the line is then not printed), and
+    ``outside``: the HTTP round trip less the app's own time. Against the delivery latency
+    they say how much of it is work and how much waiting between processes."""
 
     timed: int = 0  # rolls answered with the header: served by the fast path
     answered: int = 0  # rolls answered 2xx

@@ -4,9 +4,10 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "vtt.settings")
 
-from vtt.core.asgi_http import get_http_application, skip_twisted_form_parsing, warm_up
+from django.core.asgi import get_asgi_application
 
-django_asgi_app = get_http_application()
+# Django first (it sets up the apps) before anything that imports models.
+django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -15,10 +16,6 @@ from django.conf import settings  # noqa: E402
 from vtt.core.origin import SiteOriginValidator  # noqa: E402
 from vtt.core.outage import SocketOutageGuard  # noqa: E402
 from vtt.routing import websocket_urlpatterns  # noqa: E402
-from vtt.table.fastroll import FastRolls  # noqa: E402
-
-warm_up()
-skip_twisted_form_parsing()
 
 if settings.EMBEDDED_WORKER:
     from vtt.core.worker import start_embedded_worker
@@ -27,8 +24,7 @@ if settings.EMBEDDED_WORKER:
 
 application = ProtocolTypeRouter(
     {
-        # Public rolls on the event loop; everything else (and every refusal) through Django.
-        "http": FastRolls(django_asgi_app),
+        "http": django_asgi_app,
         # Only the site's own pages (scheme, host and port: vtt/core/origin.py) open a socket.
         # An outage of PostgreSQL or Redis: an error frame and close 4503, not a dead socket.
         "websocket": SiteOriginValidator(

@@ -14,7 +14,6 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from vtt.campaigns.models import Campaign, Membership, Role
-from vtt.core import fastsql
 from vtt.core.errors import Conflict
 
 if TYPE_CHECKING:
@@ -50,19 +49,12 @@ def membership_for(
 
 
 def _membership_row(campaign_id: int, user_id: int) -> Membership | None:
-    """Every request and socket asks this: one hand-written statement (vtt/core/fastsql.py)."""
-    members, campaigns = fastsql.loader(Membership, "m"), fastsql.loader(Campaign, "c")
-    row = fastsql.fetch_one(
-        f"SELECT {members.columns}, {campaigns.columns} FROM {fastsql.table(Membership)} m "  # noqa: S608
-        f"JOIN {fastsql.table(Campaign)} c ON c.id = m.campaign_id "
-        "WHERE m.campaign_id = %s AND m.user_id = %s",
-        [campaign_id, user_id],
+    """Every request and socket asks this: the membership and its campaign in one query."""
+    return (
+        Membership.objects.select_related("campaign")
+        .filter(campaign_id=campaign_id, user_id=user_id)
+        .first()
     )
-    if row is None:
-        return None
-    membership: Membership = members.load(row)
-    membership._state.fields_cache["campaign"] = campaigns.load(row, members.width)
-    return membership
 
 
 def can(membership: Membership | None, action: Action) -> bool:

@@ -163,20 +163,18 @@ REDIS_URL = _secret("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # One Redis PUBLISH per group message, fanned out to each process's sockets in
-            # memory, and a lost subscription closes the sockets it fed (they replay): a
-            # quarter less CPU per roll than a Redis queue per socket (docs/performance.md).
-            # CHANNEL_LAYER_BACKEND picks another, e.g. vtt.table.layers.RedisChannelLayer
-            # (channels-redis' core layer with batched receive) or the stock
-            # channels_redis.core.RedisChannelLayer.
+            # channels-redis' core layer: a Redis queue per socket, and a Redis outage raises
+            # in the socket's receive, which closes it with 4503 (vtt/core/outage.py) so the
+            # browser reconnects and replays. CHANNEL_LAYER_BACKEND may pick
+            # channels_redis.pubsub.RedisPubSubChannelLayer (docs/design-notes.md).
             "BACKEND": env.str(
-                "CHANNEL_LAYER_BACKEND", default="vtt.table.pubsub.PubSubChannelLayer"
+                "CHANNEL_LAYER_BACKEND", default="channels_redis.core.RedisChannelLayer"
             ),
             "CONFIG": {
                 # redis-py 8 closes idle sockets after 5 s unless the timeout is lifted
                 # (DESIGN.md, pitfalls).
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                # the queue-per-socket layers' limits (the pub/sub layer ignores them)
+                # the core layer's limits (the pub/sub layer ignores them)
                 "capacity": 1500,
                 "expiry": 30,
                 "prefix": env.str("CHANNEL_PREFIX", default="vtt"),
@@ -185,7 +183,7 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "vtt.core.cache.SharedPoolRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_PREFIX", default="vtt"),
         }
@@ -209,17 +207,6 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
 SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=20)
-# Requests one web process works on at once (the rest wait on the event loop), and how long one
-# may wait before it is answered 503 "busy" (vtt/core/asgi_http.py). 0 turns the bound off.
-HTTP_MAX_IN_FLIGHT = env.int("HTTP_MAX_IN_FLIGHT", default=env.int("DB_POOL_MAX", default=20))
-HTTP_QUEUE_SECONDS = env.float("HTTP_QUEUE_SECONDS", default=3.0)
-# The roll's hot path on the event loop (vtt/table/fastroll.py): PostgreSQL only (SQLite has no
-# asynchronous driver). FAST_ROLLS_CONNECTIONS bounds its connections per web process.
-FAST_ROLLS = env.bool("FAST_ROLLS", default=_db["ENGINE"] == "django.db.backends.postgresql")
-FAST_ROLLS_CONNECTIONS = env.int("FAST_ROLLS_CONNECTIONS", default=4)
-# A fast roll's answer says where its time went (Server-Timing: the caller's statement, the
-# rate limit, the write, the push); make bench reads it
-SERVER_TIMING = env.bool("SERVER_TIMING", default=True)
 # The shortest dungeon turn the API accepts (tests and demos use seconds; tables use minutes).
 CLOCK_MIN_SECONDS = env.int("CLOCK_MIN_SECONDS", default=60)
 CELERY_BEAT_SCHEDULE = {
@@ -318,7 +305,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first so an anonymous API call gets 401 with a WWW-Authenticate header.
-        "vtt.core.auth.FastTokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["vtt.core.drf_permissions.IsAuthenticatedInOwnLanguage"],

@@ -80,7 +80,7 @@ def test_separate_worker_and_web_on_redis_and_postgres(tmp_path):
     env = child_env(DEBUG="1", DATABASE_URL=db_url, WORKER_HEARTBEAT_SECONDS="1")
     with daphne(env, tmp_path / "daphne.log") as base:
         first = httpx.get(base + "/healthz")
-        assert first.json()["checks"]["channel_layer"]["backend"] == "PubSubChannelLayer"
+        assert first.json()["checks"]["channel_layer"]["backend"] == "RedisChannelLayer"
         worker_args = [
             str(BIN / "celery"),
             "-A",

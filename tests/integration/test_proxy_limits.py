@@ -129,6 +129,38 @@ def test_content_length_over_the_upload_limit_gets_413_before_the_body(site, pat
     assert "nginx" not in body
 
 
+def _form_post(length: int | None, method: str = "POST") -> bytes:
+    size = f"Content-Length: {length}\r\n" if length is not None else ""
+    chunked = "" if length is not None else "Transfer-Encoding: chunked\r\n"
+    return (
+        f"{method} /accounts/login/ HTTP/1.1\r\nHost: localhost\r\n"
+        f"Content-Type: application/x-www-form-urlencoded\r\n{size}{chunked}\r\n"
+    ).encode()
+
+
+def test_a_large_urlencoded_form_gets_413_before_twisted_parses_it(site):
+    """Twisted parses a urlencoded POST on daphne's event loop before Django's limits apply
+    (docs/design-notes.md, "Request limits"): nginx refuses one over 3 MB unread."""
+    answer, took = _raw_full(site, _form_post(3_000_000))  # no body is sent
+    assert answer.startswith(b"HTTP/1.1 413") and took < 2
+    body = answer.decode().split("\r\n\r\n", 1)[1]
+    assert "Форма слишком большая" in body and "The form is too large" in body
+    answer, _took = _raw_full(site, _form_post(25_000_000))
+    assert answer.startswith(b"HTTP/1.1 413")
+    answer, _took = _raw_full(site, _form_post(None))  # chunked: no length to check
+    assert answer.startswith(b"HTTP/1.1 411")
+
+
+def test_an_ordinary_form_post_reaches_the_application(site):
+    data = b"username=nobody&password=wrong"
+    answer, _took = _raw_full(site, _form_post(len(data)) + data)
+    # Django answers (the CSRF check refuses a post without its cookie), not nginx
+    assert answer.startswith(b"HTTP/1.1 403"), answer[:200]
+    big = b"a=" + b"b" * 2_900_000
+    answer, _took = _raw_full(site, _form_post(len(big)) + big, wait=15)
+    assert not answer.startswith(b"HTTP/1.1 413"), answer[:200]
+
+
 def test_the_limit_matches_the_settings():
     from django.conf import settings
 

@@ -82,21 +82,6 @@ def test_healthz_with_a_real_worker_is_200():
     assert checks["worker"]["workers"]
 
 
-def test_warm_up_builds_the_url_reverse_index_before_the_first_request():
-    """The first reverse() builds the whole URLconf's index; a token move reverses."""
-    from django.urls import clear_url_caches, get_resolver
-
-    from vtt.core.asgi_http import warm_up
-
-    clear_url_caches()
-    try:
-        assert not get_resolver()._populated
-        warm_up()
-        assert get_resolver()._populated
-    finally:
-        clear_url_caches()
-
-
 def test_favicon_is_served(client, db):
     """Issue 18 item 15: /favicon.ico was a 404 on every page."""
     from django.contrib.staticfiles import finders

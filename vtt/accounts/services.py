@@ -112,8 +112,8 @@ def user_update_profile(*, user: User, public_name: str, email: str = "") -> Use
 # let a stranger on rotating addresses lock the owner out for the whole window; so the first
 # answer here was a pause (1 s before checking the password of a name under attack), never a
 # refusal. But a pause does not bound guesses: N requests sent together all wait the same
-# second and are all checked, and each holds one of the web process's request slots
-# (HTTP_MAX_IN_FLIGHT) while it sleeps. The bucket bounds the guesses outright and answers a
+# second and are all checked, and each holds one of the web process's threads and database
+# connections while it sleeps. The bucket bounds the guesses outright and answers a
 # refused attempt at once, holding nothing. What it gives up: while someone keeps guessing a
 # name, its owner on an address that never logged in as it (a phone on the road) may be told
 # to wait a second or two and try again, as a guesser would be. At home the owner is never

@@ -186,20 +186,10 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
         return _respond(request, message)
 
 
-def busy_response(request: HttpRequest) -> HttpResponse:
-    """A 503 for a request that waited too long for its turn (vtt/core/asgi_http.py)."""
-    language = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-    if language not in {code for code, _name in settings.LANGUAGES}:
-        language = settings.LANGUAGE_CODE
-    with translation.override(language):
-        message = _("The server is busy. Try again in a few seconds.")
-        return _respond(request, message, code="busy")
-
-
-def _respond(request: HttpRequest, message: str, code: str = "unavailable") -> HttpResponse:
+def _respond(request: HttpRequest, message: str) -> HttpResponse:
     if request.path.startswith("/api/"):
         response: HttpResponse = JsonResponse(
-            {"detail": message, "code": code, "retry_after": RETRY_AFTER_SECONDS},
+            {"detail": message, "code": "unavailable", "retry_after": RETRY_AFTER_SECONDS},
             status=503,
         )
     elif request.headers.get("HX-Request"):

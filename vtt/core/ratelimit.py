@@ -125,92 +125,11 @@ class TokenBucket:
             if full in _local:
                 _local[full] -= self.interval
 
-    async def atake(self, key: str) -> bool | None:
-        """``hit`` for the event loop (vtt/table/fastroll.py): True when a token was spent,
-        False when the bucket is empty, None when Redis could not answer. The caller hands
-        anything but True to the synchronous path, which answers 429 or falls back as ``hit``
-        does (a refused hit spends nothing, so asking twice is harmless)."""
-        full = f"rl:{self.name}:{key}"
-        url, make_key = _cache_target()
-        if url is None:
-            return self._take_local(full, time.time())[0]
-        try:
-            script = _script(_async_client(url))
-            ok, _wait = await script(
-                keys=[make_key(full)], args=[time.time(), self.interval, self.burst]
-            )
-            return bool(int(ok))
-        except Exception as exc:
-            if not is_unavailable(exc):
-                raise
-            return None
-
-    async def arefund(self, key: str) -> None:
-        """Give back the token ``atake`` spent for a request the event loop then handed to
-        the synchronous path, which charges its own: one request, one token."""
-        full = f"rl:{self.name}:{key}"
-        url, make_key = _cache_target()
-        if url is None:
-            self._refund_local(full)
-            return
-        try:
-            script = _script(_async_client(url), _REFUND_LUA)
-            await script(keys=[make_key(full)], args=[self.interval, time.time()])
-        except Exception as exc:
-            if not is_unavailable(exc):
-                raise
-
-
-_scripts: dict[tuple[int, str], Any] = {}
-
 
 def _script(client: Any, source: str = _LUA) -> Any:
-    """The script bound to ``client`` (the cache reuses one client per pool)."""
-    script = _scripts.get((id(client), source))
-    if script is None or script.registered_client is not client:
-        script = _scripts[(id(client), source)] = client.register_script(source)
-    return script
-
-
-_targets: dict[int, tuple[dict[str, Any], str | None, Any]] = {}
-
-
-def _cache_target() -> tuple[str | None, Any]:
-    """The default cache's Redis URL (None when it is not Redis) and key function, looked up
-    once per configuration: ``caches["default"]`` builds a new backend in every context, and
-    on the event loop every request is a new context."""
-    conf = settings.CACHES["default"]
-    found = _targets.get(id(conf))
-    if found is None or found[0] is not conf:
-        backend = caches["default"]
-        url = backend._servers[0] if isinstance(backend, RedisCache) else None
-        found = _targets[id(conf)] = (conf, url, backend.make_key)
-    return found[1], found[2]
-
-
-_async_clients: dict[tuple[int, str], Any] = {}
-
-
-def _async_client(url: str) -> Any:
-    """One asyncio Redis client per event loop and server (a client is bound to its loop)."""
-    import asyncio
-
-    import redis.asyncio
-
-    key = (id(asyncio.get_running_loop()), url)
-    client = _async_clients.get(key)
-    if client is None:
-        client = _async_clients[key] = redis.asyncio.Redis.from_url(url)
-    return client
-
-
-async def close_async_clients() -> None:
-    """Tests only: each test runs its own event loop."""
-    import asyncio
-
-    loop = id(asyncio.get_running_loop())
-    for key in [k for k in _async_clients if k[0] == loop]:
-        await _async_clients.pop(key).aclose()
+    """The script bound to ``client``. Django's cache hands out a new client per command, so
+    nothing is kept: a kept script would keep its client, and every client, alive."""
+    return client.register_script(source)
 
 
 def _redis_client():

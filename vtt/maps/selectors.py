@@ -25,9 +25,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext as _
 
 from systems.core.grid import footprint, pixel_size, size_categories
-from vtt.campaigns.models import Campaign, Membership, Role
-from vtt.characters.models import Character
-from vtt.core import fastsql
+from vtt.campaigns.models import Membership, Role
 from vtt.maps.fog import Fog
 from vtt.maps.models import DistanceUnit, Map, MapNote, Terrain, Token
 from vtt.table.models import EventCursor
@@ -64,46 +62,28 @@ def map_for(membership: Membership, map_id: int | str, *, for_update: bool = Fal
 def map_row(
     map_id: int, *, campaign_id: int | None = None, active_only: bool = False, lock: bool = False
 ) -> Map | None:
-    """A map with its campaign in one hand-written statement (vtt/core/fastsql.py): every
-    token move reads it twice, once to authorise and once under its row lock."""
+    """A map with its campaign in one query: every token move reads it, under its row lock
+    (only the map's row: the campaign stays free for the log append's key-share lock)."""
     if not 0 < map_id < 2**63:
         return None
-    maps, campaigns = fastsql.loader(Map, "m"), fastsql.loader(Campaign, "c")
-    sql = (
-        f"SELECT {maps.columns}, {campaigns.columns} FROM {fastsql.table(Map)} m "  # noqa: S608
-        f"JOIN {fastsql.table(Campaign)} c ON c.id = m.campaign_id WHERE m.id = %s"
-    )
-    params: list[Any] = [map_id]
+    maps = Map.objects.select_related("campaign").filter(pk=map_id)
     if campaign_id is not None:
-        sql += " AND m.campaign_id = %s"
-        params.append(campaign_id)
+        maps = maps.filter(campaign_id=campaign_id)
     if active_only:
-        sql += " AND m.active = %s"
-        params.append(True)
-    row = fastsql.fetch_one(sql + (fastsql.for_update(of="m") if lock else ""), params)
-    if row is None:
-        return None
-    m: Map = maps.load(row)
-    m._state.fields_cache["campaign"] = campaigns.load(row, maps.width)
-    return m
+        maps = maps.filter(active=True)
+    if lock:
+        maps = maps.select_for_update(of=("self",))
+    return maps.first()
 
 
 def token_row(map_id: int, token_id: int, *, lock: bool = False) -> Token | None:
-    """A token of the map with its character (if any), as ``select_related("character")``."""
+    """A token of the map with its character (if any), locking only the token's row."""
     if not 0 < token_id < 2**63:
         return None
-    tokens, characters = fastsql.loader(Token, "t"), fastsql.loader(Character, "ch")
-    row = fastsql.fetch_one(
-        f"SELECT {tokens.columns}, {characters.columns} FROM {fastsql.table(Token)} t "  # noqa: S608
-        f"LEFT JOIN {fastsql.table(Character)} ch ON ch.id = t.character_id "
-        "WHERE t.id = %s AND t.map_id = %s" + (fastsql.for_update(of="t") if lock else ""),
-        [token_id, map_id],
-    )
-    if row is None:
-        return None
-    token: Token = tokens.load(row)
-    token._state.fields_cache["character"] = fastsql.load_optional(characters, row, tokens.width)
-    return token
+    tokens = Token.objects.select_related("character").filter(pk=token_id, map_id=map_id)
+    if lock:
+        tokens = tokens.select_for_update(of=("self",))
+    return tokens.first()
 
 
 def active_map(campaign_id: int) -> Map | None:

@@ -39,7 +39,6 @@ from systems.core.hexgrid import SQRT3, offsets_in_range
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Role
 from vtt.characters.models import Character
-from vtt.core import fastsql
 from vtt.core.errors import Conflict, Invalid, ServiceError
 from vtt.core.ratelimit import TokenBucket
 from vtt.maps import images, selectors
@@ -745,10 +744,7 @@ def _move_locked(
         )
     token.col, token.row = target
     token.moved += distance
-    fastsql.execute(
-        f"UPDATE {fastsql.table(Token)} SET col = %s, row = %s, moved = %s WHERE id = %s",  # noqa: S608
-        [token.col, token.row, token.moved, token.pk],
-    )
+    Token.objects.filter(pk=token.pk).update(col=token.col, row=token.row, moved=token.moved)
     _publish_token(m, actor, token, before=before, moved_by=distance, start=list(start))
     return token, distance
 

@@ -12,7 +12,6 @@ import secrets
 import time
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -57,20 +56,6 @@ class TableConsumer(AsyncWebsocketConsumer):
                     await database_sync_to_async(_release_slot)(self.slot, self.conn_id)
                 except Exception as exc:  # Redis may be the service that is down
                     warn("table socket cleanup", exc)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Run the handler without channels' per-message ``aclose_old_connections()``.
-
-        Channels hops to the shared sync thread before every handler to close stale database
-        connections: once per event per socket, hundreds of thread hops a second that queue
-        behind the request threads for the GIL (docs/performance.md). Every database call
-        here goes through ``database_sync_to_async``, which closes old connections itself
-        before and after, so the hop buys nothing.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         self.ready = False

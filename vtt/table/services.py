@@ -21,7 +21,6 @@ from systems.core.dice import RandomDice
 from systems.core.notation import NotationError, roll_notation
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
-from vtt.core import fastsql
 from vtt.core.commands import IDEMPOTENCY_KEY_MAX
 from vtt.core.errors import Conflict, Invalid
 from vtt.table.events import canonical, chain_hash, group_name, hash_body, wire
@@ -81,22 +80,20 @@ def publish_many(
         return []
     with transaction.atomic(savepoint=False):
         rows = event_rows(campaign_id, _lock_cursor(campaign_id), events, actor)
-        # the events and the cursor's move in one round trip (on PostgreSQL)
-        fastsql.insert(rows, also=cursor_update(campaign_id, rows))
+        TableEvent.objects.bulk_create(rows)
+        EventCursor.objects.filter(campaign_id=campaign_id).update(
+            last_seq=rows[-1].seq, last_hash=rows[-1].hash
+        )
         messages = group_messages(rows, actor)
         transaction.on_commit(lambda: push(campaign_id, together(messages)))
     return rows
-
-
-CURSOR_LOCK = "SELECT last_seq, last_hash FROM {table} WHERE campaign_id = %s{lock}"
 
 
 def event_rows(
     campaign_id: int, head: tuple[int, str], events: list[Draft], actor: User | None
 ) -> list[TableEvent]:
     """The new events after ``head`` (the locked cursor's last sequence number and hash), each
-    hash over the one before. Shared by ``publish_many`` and the roll's fast path
-    (vtt/table/fastroll.py), so both append exactly the same chain."""
+    hash over the one before."""
     last_seq, last_hash = head
     rows: list[TableEvent] = []
     now = timezone.now()
@@ -118,23 +115,6 @@ def event_rows(
     return rows
 
 
-def cursor_update(
-    campaign_id: int, rows: list[TableEvent], *, from_seq: int | None = None
-) -> tuple[str, list[Any]]:
-    """The cursor's move past ``rows``, to ride in their INSERT (``fastsql.insert(also=)``).
-    With ``from_seq`` it moves only from that head and returns the row it moved (the roll's
-    fast path inserts from it: vtt/table/fastroll.py)."""
-    sql = (
-        f"UPDATE {fastsql.table(EventCursor)} SET last_seq = %s, last_hash = %s "  # noqa: S608
-        "WHERE campaign_id = %s"
-    )
-    params: list[Any] = [rows[-1].seq, rows[-1].hash, campaign_id]
-    if from_seq is not None:
-        sql += " AND last_seq = %s RETURNING campaign_id"
-        params.append(from_seq)
-    return sql, params
-
-
 def group_messages(rows: list[TableEvent], actor: User | None) -> list[dict[str, Any]]:
     name = actor.display_name if actor else None
     return [group_message(event, name) for event in rows]
@@ -143,11 +123,11 @@ def group_messages(rows: list[TableEvent], actor: User | None) -> list[dict[str,
 def _lock_cursor(campaign_id: int) -> tuple[int, str]:
     """Lock the campaign's cursor row and return its last sequence number and hash (the row is
     created on the campaign's first event; a concurrent creator makes get_or_create re-read)."""
-    sql = CURSOR_LOCK.format(table=fastsql.table(EventCursor), lock=fastsql.for_update())
-    head = fastsql.fetch_one(sql, [campaign_id])
+    locked = EventCursor.objects.select_for_update().filter(campaign_id=campaign_id)
+    head = locked.values_list("last_seq", "last_hash").first()
     if head is None:
         EventCursor.objects.get_or_create(campaign_id=campaign_id)
-        head = fastsql.fetch_one(sql, [campaign_id])
+        head = locked.values_list("last_seq", "last_hash").first()
     return head
 
 
@@ -174,13 +154,8 @@ def together(messages: list[dict[str, Any]]) -> dict[str, Any]:
 def push(campaign_id: int, message: dict[str, Any]) -> None:
     """Best effort: if the channel layer is down the event is still in the log, and browsers
     get it from the replay on reconnect or on the next gap."""
-    async_to_sync(apush)(campaign_id, message)
-
-
-async def apush(campaign_id: int, message: dict[str, Any]) -> None:
-    """``push`` from the event loop (the asynchronous roll path)."""
     try:
-        await get_channel_layer().group_send(group_name(campaign_id), message)
+        async_to_sync(get_channel_layer().group_send)(group_name(campaign_id), message)
     except Exception:
         seq = message.get("seq") or [m["seq"] for m in message.get("events", [])]
         log.exception("push of event %s to campaign %s failed", seq, campaign_id)
@@ -220,13 +195,9 @@ def _check_visibility(campaign: Campaign, visibility: str, target_id: int | None
 def roll_for_key(*, campaign: Campaign, actor: User, idempotency_key: str | None) -> Roll | None:
     if not idempotency_key:
         return None
-    rolls = fastsql.loader(Roll, "r")
-    row = fastsql.fetch_one(
-        f"SELECT {rolls.columns} FROM {fastsql.table(Roll)} r "  # noqa: S608
-        "WHERE r.campaign_id = %s AND r.actor_id = %s AND r.idempotency_key = %s",
-        [campaign.pk, actor.pk, idempotency_key],
-    )
-    return None if row is None else rolls.load(row)
+    return Roll.objects.filter(
+        campaign_id=campaign.pk, actor_id=actor.pk, idempotency_key=idempotency_key
+    ).first()
 
 
 def roll_create(
@@ -262,7 +233,7 @@ def roll_create(
     try:
         with transaction.atomic():
             roll = new_roll(campaign, actor, result, label, visibility, target, idempotency_key)
-            fastsql.insert([roll])
+            roll.save(force_insert=True)
             payload = roll_payload(roll, actor)
             if visibility in HIDDEN:
                 roll.salt = secrets.token_hex(16)
@@ -312,7 +283,7 @@ def new_roll(
     target: User | None,
     idempotency_key: str | None,
 ) -> Roll:
-    """The unsaved roll row (shared with the asynchronous roll path)."""
+    """The unsaved roll row."""
     return Roll(
         campaign=campaign,
         actor=actor,

@@ -18,8 +18,8 @@ from vtt.campaigns.models import Membership, Role
 pytestmark = pytest.mark.django_db(transaction=False)
 
 # token, membership, idempotency key, then in one transaction (a savepoint inside the test's):
-# the roll, the log cursor (locked), the event, the cursor update (on PostgreSQL the last two
-# are one statement: fastsql.insert, also=).
+# the roll, the log cursor (locked), the event, the cursor update. The same on SQLite and
+# PostgreSQL.
 ROLL_QUERIES = 9
 
 
@@ -52,5 +52,4 @@ def test_a_roll_costs_a_fixed_number_of_queries_however_many_members(table):
         )
     large = _roll_queries(table, "large")
     assert len(small) == len(large), "\n".join(large)
-    budget = ROLL_QUERIES - (1 if connection.vendor == "postgresql" else 0)
-    assert len(large) <= budget, "\n".join(large)
+    assert len(large) <= ROLL_QUERIES, "\n".join(large)
