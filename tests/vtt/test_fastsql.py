@@ -99,7 +99,10 @@ def test_published_events_chain_through_the_raw_append(table):
         services.publish(campaign=table.campaign, kind="chat", payload={"text": f"м{i}"})
     services.publish_many(
         campaign=table.campaign,
-        events=[services.Draft("note", {"n": 1}), services.Draft("note", {"n": 2}, "referee")],
+        events=[
+            services.Draft("chat", {"text": "1"}),
+            services.Draft("chat", {"text": "2"}, "referee"),
+        ],
     )
     events = list(TableEvent.objects.filter(campaign=table.campaign).order_by("seq"))
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
@@ -107,8 +110,8 @@ def test_published_events_chain_through_the_raw_append(table):
         {"text": "м0"},
         {"text": "м1"},
         {"text": "м2"},
-        {"n": 1},
-        {"n": 2},
+        {"text": "1"},
+        {"text": "2"},
     ]
     assert events[-1].visibility == "referee"
     assert verify_chain(table.campaign.pk)["ok"]

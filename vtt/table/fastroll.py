@@ -59,7 +59,7 @@ from vtt.core import adb, fastsql
 from vtt.core.middleware import MAX_ID
 from vtt.core.outage import is_unavailable, warn
 from vtt.permissions import Action, can
-from vtt.table import services
+from vtt.table import kinds, services
 from vtt.table.api import ROLL_BUCKET, Rolls, roll_response
 from vtt.table.models import EventCursor, Roll
 from vtt.table.models import Visibility as V
@@ -488,6 +488,7 @@ async def _append(conn: Any, roll: Roll, user: User, head: tuple[int, str]) -> l
     campaign_id = roll.campaign_id
     payload = services.roll_payload(roll, user)
     draft = services.Draft("roll", payload, V.EVERYONE, None)
+    kinds.validate(draft.kind, draft.payload, draft.visibility)
     head_sql = services.CURSOR_LOCK.format(table=fastsql.table(EventCursor), lock="")
     for _try in range(APPEND_TRIES):
         rows = services.event_rows(campaign_id, head, [draft], user)
