@@ -339,6 +339,7 @@ SPECTACULAR_SETTINGS = {
         "MemberRoleEnum": "vtt.campaigns.models.Role",
         "InvitableRoleEnum": "vtt.campaigns.models.INVITABLE_ROLES",
         "VisibilityEnum": "vtt.table.models.Visibility",
+        "UserVisibilityEnum": "vtt.table.models.USER_CHOICES",
         "PrepRollVisibilityEnum": [("blind", "blind"), ("everyone", "everyone")],
         "LanguageEnum": ["ru", "en"],
     },

@@ -381,8 +381,6 @@
   function resultRenderer(type) {
     return function (ev, api) {
       var p = ev.payload || {};
-      // The referee also gets a full copy of results whose players' copy hides something.
-      if (isReferee && p.audience === "players") return null;
       var text = resultText(type, p);
       var secret = ev.visibility === "blind" && p.audience !== "referee";
       var cls = "turn-" + type.replace(/_/g, "-") + (secret ? " referee-only" : "");

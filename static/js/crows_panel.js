@@ -20,7 +20,6 @@
   var lang = (C.lang || "ru").slice(0, 2);
   var me = C.me;
   var isReferee = C.isReferee;
-  var audience = isReferee ? "referee" : "players";
 
   var travelBox = panel.querySelector("[data-travel-panel]");
   var travelState = panel.querySelector("[data-travel-state]");
@@ -624,11 +623,11 @@
     var ev = e.detail;
     if (!ev || !ev.payload) return;
     var p = ev.payload;
-    if (ev.kind === "travel" && p.audience === audience && "travel" in p) {
+    if (ev.kind === "travel" && "travel" in p) {
       setTravel(p.travel, ev.seq);
       noteMiasma(p);
     }
-    else if (ev.kind === "combat" && p.audience === audience && "combat" in p) {
+    else if (ev.kind === "combat" && "combat" in p) {
       var m = currentMap();
       if (m && p.map_id === m.id) setCombat(p.combat, ev.seq);
     } else if (ev.kind === "map.token" || ev.kind === "map.token.gone") {

@@ -7,7 +7,8 @@
  * party's true position or the background under fog. Live changes arrive as `map.*` events
  * through table.js ("vtt:event"); each carries absolute values, so an event the snapshot
  * already contains (seq <= state.head) is skipped and one applied twice changes nothing.
- * The referee's browser ignores the players' copies (payload.audience === "players").
+ * Each browser receives only the copy meant for it: the referee's copies are blind, the
+ * players' copies go to players only (vtt/table/kinds.py), so nothing here is thrown away.
  *
  * Geometry mirrors systems/core/grid.py and systems/core/hexgrid.py (Red Blob Games formulas):
  * cells are (col, row); hex maps use odd-r (pointy-top) or odd-q (flat-top) offsets.
@@ -1266,8 +1267,6 @@
 
   function apply(ev) {
     var p = ev.payload || {};
-    if (isReferee && p.audience === "players") return;
-    if (!isReferee && p.audience === "referee") return;
     if (ev.seq <= seenHead) return;
     if (ev.kind === "map.active") {
       if (mapSelect) mapSelect.value = p.map_id ? String(p.map_id) : "";

@@ -341,12 +341,10 @@
     return li;
   };
 
-  /* The travel day (Crows): one line per step, from the copy meant for this viewer (the
-   * referee's copy carries the secret rolls; players get theirs without them). */
+  /* The travel day (Crows): one line per step (the referee's copy carries the secret rolls;
+   * players get theirs without them, and each receives only its own). */
   T.renderers.travel = function (ev, api) {
     var p = ev.payload || {};
-    var audience = table.isReferee ? "referee" : "players";
-    if (p.audience && p.audience !== audience) return null;
     var text = tr(p.text);
     if (!text) return null;
     var li = api.entryShell(ev, "travel", "");
@@ -355,12 +353,10 @@
     return li;
   };
 
-  /* Combat rounds on the battle map (Crows): one line per step, from this viewer's copy (a
-   * hidden creature's steps reach players without a text, so nothing is drawn for them). */
+  /* Combat rounds on the battle map (Crows): one line per step (a hidden creature's steps
+   * reach players without a text, so nothing is drawn for them). */
   T.renderers.combat = function (ev, api) {
     var p = ev.payload || {};
-    var audience = table.isReferee ? "referee" : "players";
-    if (p.audience && p.audience !== audience) return null;
     var text = tr(p.text);
     if (!text) return null;
     var li = api.entryShell(ev, "combat", "");

@@ -18,12 +18,11 @@ one transaction: a failure leaves the database and ``MEDIA_ROOT`` as they were.
 **Ids.** The imported campaign gets new ids everywhere. Foreign keys are remapped from the
 model metadata; ids that the code keeps without a foreign key are remapped too: ``Dungeon`` and
 ``Room.map_id``, the Savage Worlds participant ids (``"c<character id>"``) in ``TableState``,
-and the ids inside event payloads that the browsers and services rely on (``roll_id``,
-``character_id``, ``map_id``, ``token_id``, ``note_id``, ``pending_id``, ``resolves``,
-``owner_id``, ``result_id``, ``table_id``, a map attack's tokens, token and note ids in map
-events, initiative entry ids, image URLs). An id whose row no longer exists (a deleted token
-still named by the log) becomes a distinct negative number: events that named the same deleted
-thing still agree, and it can never name a real row.
+and the ids inside event payloads at the paths the registry of event kinds declares
+(vtt/table/kinds.py: each kind names which fields carry ids and of what), plus image URLs.
+An id whose row no longer exists (a deleted token still named by the log) becomes a distinct
+negative number: events that named the same deleted thing still agree, and it can never name
+a real row.
 
 **The event log.** The chain hash covers the campaign id, the actor and target ids and the
 payload (``vtt/table/events.py``), so a campaign with new ids cannot keep its old hashes and
@@ -78,6 +77,7 @@ from vtt.accounts.services import clean_public_name
 from vtt.campaigns.models import Campaign
 from vtt.core import jsonsafe
 from vtt.core.errors import Invalid
+from vtt.table import kinds
 from vtt.table.events import canonical, chain_hash, hash_body, verify_chain
 from vtt.table.models import GENESIS_HASH, ClockState, EventCursor, TableEvent
 
@@ -178,34 +178,34 @@ EXCLUDED: dict[str, str] = {
 
 # --- ids inside JSON -----------------------------------------------------------------------------
 
-# Keys whose integer value is a row id wherever they appear in an event payload.
-ID_KEYS: dict[str, str] = {
-    "roll_id": "table.roll",
-    "character_id": "characters.character",
-    "map_id": "maps.map",
-    "token_id": "maps.token",
-    "note_id": "maps.mapnote",
-    "pending_id": "characters.pendingmove",
-    "resolves": "characters.pendingmove",
-    "result_id": "prep.tableresult",
-    "table_id": "prep.randomtable",
-    "entry_id": "table.initiativeentry",
-    "attacker_token": "maps.token",  # a map attack's context (vtt/maps/combat.py)
-    "target_token": "maps.token",
-    "owner_id": USERS,
-    "target_id": USERS,
-    "user_id": USERS,
-}
-# Map events: lists of ids, and objects whose "id" is a token's or a note's.
-MAP_ID_LISTS = {"gone": "maps.token", "notes_gone": "maps.mapnote"}
-MAP_CONTAINERS = {
+# What each object type of the event registry (vtt/table/kinds.py, ``OBJECTS``) names here.
+# The event payloads' id paths come from the registry itself: a kind declared there with an id
+# is remapped on import with no change to this module (tests/vtt/test_event_kinds.py).
+OBJECT_LABELS: dict[str, str] = {
+    "user": USERS,
+    "character": "characters.character",
+    "pending_move": "characters.pendingmove",
+    "map": "maps.map",
     "token": "maps.token",
-    "tokens": "maps.token",
     "note": "maps.mapnote",
-    "notes": "maps.mapnote",
+    "combatant": "maps.token",  # "t<token id>"
+    "roll": "table.roll",
+    "initiative_entry": "table.initiativeentry",
+    "random_table": "prep.randomtable",
+    "table_result": "prep.tableresult",
+    "table_state": PIDS,
+}
+# Keys whose integer value is a row id wherever they appear in a table state (``TableState``'s
+# JSON, and the ``table_state`` subtrees of ``tablestate`` events).
+STATE_ID_KEYS: dict[str, str] = {
+    "character_id": "characters.character",
+    "owner_id": USERS,
+    "user_id": USERS,
+    "target_id": USERS,
 }
 PID = "pid"  # a Savage Worlds participant id: "c<character id>"
 PID_RE = re.compile(r"^c(\d+)$")
+COMBATANT_RE = re.compile(r"^t(\d+)$")
 MAP_URL_RE = re.compile(r"/campaigns/(\d+)/maps/(\d+)/(?:background/|tokens/(\d+)/image/)")
 
 
@@ -235,57 +235,69 @@ class Refs:
             return value
         return self.ref(label, value)
 
+    def object_id(self, obj: str, value: Any) -> Any:
+        """The value at one of the registry's id paths: an integer id, a string of digits,
+        ``"t<token id>"`` for a combatant, or a whole table state."""
+        if obj == "table_state":
+            return self.table_state(value)
+        label = OBJECT_LABELS[obj]
+        if obj == "combatant":
+            match = COMBATANT_RE.match(value) if isinstance(value, str) else None
+            return value if match is None else f"t{self.ref(label, int(match.group(1)))}"
+        if isinstance(value, str) and value.isascii() and value.isdigit():
+            return str(self.ref(label, int(value)))
+        return self._id(label, value)
+
     def payload(self, kind: str, data: Any) -> Any:
-        """An event payload (``kind`` says which keys name what)."""
-        return self._walk(data, kind, key=None, parent=None)
+        """An event payload: the ids at the paths its kind declares (vtt/table/kinds.py), then
+        the strings that embed ids (image URLs, a hidden roll's commitment and preimage). A kind
+        the registry does not know (an archive from a version that published it) keeps its
+        ids as they were."""
+        return self._strings(kinds.rewrite_ids(kind, data, self.object_id), key=None)
 
     def table_state(self, data: Any) -> Any:
         """``TableState.state`` / ``meta``: participant ids and character ids."""
-        return self._walk(data, "tablestate", key=None, parent=None)
+        return self._walk(data, key=None, parent=None)
 
-    def _label(self, kind: str, key: str, parent: str | None) -> str | None:
-        if key in ID_KEYS:
-            return ID_KEYS[key]
-        is_map = kind.startswith("map.")
+    def _label(self, key: str) -> str | None:
+        if key in STATE_ID_KEYS:
+            return STATE_ID_KEYS[key]
         if key == "id":
-            if is_map and parent in MAP_CONTAINERS:
-                return MAP_CONTAINERS[parent]
-            if is_map and parent is None and kind == "map.saved":
-                return "maps.map"
-            if kind == "initiative" and parent == "entries":
-                return "table.initiativeentry"
-            if kind == "tablestate":
-                return PID
-        if key == "current" and kind == "initiative" and parent is None:
-            return "table.initiativeentry"
+            return PID
         return None
 
-    def _walk(self, value: Any, kind: str, *, key: str | None, parent: str | None) -> Any:
+    def _walk(self, value: Any, *, key: str | None, parent: str | None) -> Any:
         if isinstance(value, dict):
             out = {}
             for k, v in value.items():
-                new_key = self._id(PID, k) if kind == "tablestate" else k
-                out[new_key] = self._child(v, kind, key=k, parent=key)
+                out[self._id(PID, k)] = self._child(v, key=k, parent=key)
             return out
         if isinstance(value, list):
-            if kind == "tablestate" and key == "known":
+            if key == "known":
                 return [self._id(PID, item) for item in value]
-            return [self._walk(item, kind, key=key, parent=parent) for item in value]
+            return [self._walk(item, key=key, parent=parent) for item in value]
         return value
 
-    def _child(self, value: Any, kind: str, *, key: str, parent: str | None) -> Any:
-        if kind.startswith("map.") and key in MAP_ID_LISTS and isinstance(value, list):
-            return [self._id(MAP_ID_LISTS[key], item) for item in value]
-        label = self._label(kind, key, parent)
+    def _child(self, value: Any, *, key: str, parent: str | None) -> Any:
+        label = self._label(key)
         if label is not None and not isinstance(value, dict | list):
             return self._id(label, value)
-        if key in ("url", "image") and isinstance(value, str):
+        return self._walk(value, key=key, parent=parent)
+
+    def _strings(self, value: Any, *, key: str | None) -> Any:
+        if isinstance(value, dict):
+            return {k: self._strings(v, key=k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._strings(item, key=key) for item in value]
+        if not isinstance(value, str):
+            return value
+        if key in ("url", "image"):
             return self._url(value)
-        if key == "commitment" and isinstance(value, str):
+        if key == "commitment":
             return self.commitments.get(value, value)
-        if key == "preimage" and isinstance(value, str):
+        if key == "preimage":
             return self.preimage(value)
-        return self._walk(value, kind, key=key, parent=parent)
+        return value
 
     def _url(self, url: str) -> str:
         def repl(match: re.Match) -> str:
@@ -310,7 +322,7 @@ class Refs:
             return text
         if not isinstance(data, dict) or not isinstance(data.get("roll"), dict):
             return text
-        return canonical({**data, "roll": self._walk(data["roll"], "roll", key=None, parent=None)})
+        return canonical({**data, "roll": kinds.rewrite_ids("roll", data["roll"], self.object_id)})
 
 
 # --- limits and helpers ----------------------------------------------------------------------

@@ -5,7 +5,7 @@ The rules are ``systems.crows.combat`` behind the ruleset's campaign moves (``co
 module names the combatants after the map's tokens (``"t<token id>"``), decides who may do
 what, and publishes every step as a ``combat`` event twice, like the travel day: the referee's
 copy (``blind``, ``audience: "referee"``) with every combatant, and the players' copy
-(``everyone``, ``audience: "players"``) without the creatures players cannot see (a hidden
+(``players``, ``audience: "players"``) without the creatures players cannot see (a hidden
 token, a hidden NPC, a token under fog). A turn of such a creature reaches players only as
 "the enemies' side is acting": no name, nothing it spent.
 
@@ -765,7 +765,7 @@ def apply_to_combat(
 def _publish_both(
     m: Map, actor: User | None, step_info: dict[str, Any], combat: dict[str, Any] | None
 ) -> tuple[dict | None, dict | None, dict[str, Any]]:
-    """The referee's copy (blind) and the players' copy (everyone) of one combat step."""
+    """The referee's copy (blind) and the players' copy (players) of one combat step."""
     full = referee_view(combat, m)
     publish(
         campaign=m.campaign,
@@ -796,7 +796,7 @@ def _publish_both(
         kind="combat",
         payload={**player_step, "map_id": m.pk, "combat": players, "audience": "players"},
         actor=actor,
-        visibility=V.EVERYONE,
+        visibility=V.PLAYERS,
     )
     return full, players, player_step
 

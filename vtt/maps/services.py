@@ -4,7 +4,7 @@ table state").
 Players and the referee see different things, so a change publishes up to two events:
 
 - the referee's copy, ``visibility="blind"``, ``audience="referee"``, with full data;
-- the players' copy, ``visibility="everyone"``, ``audience="players"``, built only from what
+- the players' copy, ``visibility="players"``, ``audience="players"``, built only from what
   ``selectors`` lets players see (a token entering fog becomes ``map.token.gone``, a reveal
   carries the tokens, notes and terrain that came into view and the new background version).
   It is published only for the active map, and only when players have something to learn;
@@ -105,7 +105,7 @@ def _publish(
         drafts.append(Draft(kind, {"map_id": m.pk, **referee, "audience": "referee"}, V.BLIND))
     if players is not None and m.active:
         players = {"map_id": m.pk, **players, "audience": "players"}
-        drafts.append(Draft(players_kind or kind, players, V.EVERYONE))
+        drafts.append(Draft(players_kind or kind, players, V.PLAYERS))
     drafts.extend(owner_copies)
     publish_many(campaign=m.campaign_id, events=drafts, actor=actor)
 
@@ -356,7 +356,7 @@ def map_delete(*, map: Map, actor: User) -> None:
         campaign=campaign_id, kind="map.deleted", payload=payload, actor=actor, visibility=V.BLIND
     )
     if was_active:
-        for visibility, audience in ((V.BLIND, "referee"), (V.EVERYONE, "players")):
+        for visibility, audience in ((V.BLIND, "referee"), (V.PLAYERS, "players")):
             publish(
                 campaign=campaign_id,
                 kind="map.active",
@@ -388,7 +388,7 @@ def map_activate(*, campaign: Campaign, actor: User, map_id: int | None) -> Map 
         chosen.active = True
         chosen.save(update_fields=["active"])
     name = chosen.name if chosen else ""
-    for visibility, audience in ((V.BLIND, "referee"), (V.EVERYONE, "players")):
+    for visibility, audience in ((V.BLIND, "referee"), (V.PLAYERS, "players")):
         publish(
             campaign=campaign,
             kind="map.active",

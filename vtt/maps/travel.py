@@ -4,7 +4,7 @@ The travel state lives where the rules keep it, in the campaign state of the dun
 (``DungeonClock.ruleset_state["travel"]``), so arriving somewhere switches to dungeon turns with
 the day's threshold (L1204). Every step runs the ruleset's campaign move and publishes a
 ``travel`` event twice, like map events: the referee's copy (``blind``, ``audience: "referee"``)
-with the whole state and what is secret, and the players' copy (``everyone``,
+with the whole state and what is secret, and the players' copy (``players``,
 ``audience: "players"``) built from ``systems.crows.travel.public_view``: no encounter rolls, no
 drift rolls, no true hex while the party is lost (players see the position as unknown, L1144).
 The party's marker on the map follows: the true hex is the referee's, and players are shown
@@ -203,7 +203,7 @@ def _publish(
         "travel": travel_rules.public_view(travel) if travel is not None else None,
         "audience": "players",
     }
-    publish(campaign=campaign, kind="travel", payload=players, actor=actor, visibility=V.EVERYONE)
+    publish(campaign=campaign, kind="travel", payload=players, actor=actor, visibility=V.PLAYERS)
 
 
 def _save(row: DungeonClock, state: dict[str, Any]) -> None:

@@ -284,10 +284,15 @@ def _end_turn_locked(
                 if k in payload and not clock.public_encounters
             }
             if secret:
-                # Players get the result without the referee's fields; the referee gets the
-                # full copy right after it and ignores the players' one (``audience``).
+                # Players get the result without the referee's fields, the referee the full
+                # copy right after it: each receives only its own (``audience``).
                 public = {k: v for k, v in payload.items() if k not in secret}
-                publish(campaign=campaign, kind=kind, payload={**public, "audience": "players"})
+                publish(
+                    campaign=campaign,
+                    kind=kind,
+                    payload={**public, "audience": "players"},
+                    visibility=V.PLAYERS,
+                )
                 publish(
                     campaign=campaign,
                     kind=kind,

@@ -14,7 +14,7 @@ from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize
 from vtt.table import clock, services
 from vtt.table.events import wire
-from vtt.table.models import DungeonClock, Visibility
+from vtt.table.models import USER_CHOICES, DungeonClock, Visibility
 
 ROLL_BUCKET = TokenBucket("roll", burst=10, per_second=2)
 CHAT_BUCKET = TokenBucket("chat", burst=20, per_second=2)
@@ -22,14 +22,14 @@ CHAT_BUCKET = TokenBucket("chat", burst=20, per_second=2)
 
 class RollRequest(serializers.Serializer):
     notation = serializers.CharField(max_length=200, trim_whitespace=False)
-    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.EVERYONE)
+    visibility = serializers.ChoiceField(choices=USER_CHOICES, default=Visibility.EVERYONE)
     target_id = serializers.IntegerField(required=False, allow_null=True)
     label = serializers.CharField(max_length=120, required=False, allow_blank=True)
 
 
 class ChatRequest(serializers.Serializer):
     text = serializers.CharField(max_length=services.CHAT_MAX)
-    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.EVERYONE)
+    visibility = serializers.ChoiceField(choices=USER_CHOICES, default=Visibility.EVERYONE)
     target_id = serializers.IntegerField(required=False, allow_null=True)
 
 

@@ -42,10 +42,13 @@ def hash_body(event: TableEvent) -> dict[str, Any]:
 def can_see(
     *, visibility: str, actor_id: int | None, target_id: int | None, user_id: int, role: str
 ) -> bool:
-    """Everyone; referee-only (the roller sees their own); whisper (sender and recipient);
-    blind (the referee only, not even the roller)."""
+    """Everyone; players (every member but the referee: the players' copy of an event whose
+    referee copy is blind); referee-only (the roller sees their own); whisper (sender and
+    recipient); blind (the referee only, not even the roller)."""
     if visibility == Visibility.EVERYONE:
         return True
+    if visibility == Visibility.PLAYERS:
+        return role != Role.REFEREE
     if visibility == Visibility.REFEREE:
         return role == Role.REFEREE or actor_id == user_id
     if visibility == Visibility.WHISPER:
@@ -55,13 +58,25 @@ def can_see(
     return False
 
 
+# A players' copy stored before ``Visibility.PLAYERS`` existed (vtt/table/kinds.py refuses new
+# ones): the referee's browser would otherwise show the event twice.
+# (``has_key`` first: a missing key would make the comparison NULL, and its negation too.)
+OLD_PLAYERS_COPY = Q(
+    visibility=Visibility.EVERYONE, payload__has_key="audience", payload__audience="players"
+)
+
+
 def visible_filter(*, user_id: int, role: str) -> Q:
-    """The same rule as ``can_see`` as a database filter."""
+    """The same rule as ``can_see`` as a database filter, plus one for logs written before
+    the ``players`` visibility: their players' copies are ``everyone`` events marked
+    ``audience: "players"``, each next to a blind referee copy, and a referee skips them."""
     whisper = Q(visibility=Visibility.WHISPER) & (Q(actor_id=user_id) | Q(target_id=user_id))
     if role == Role.REFEREE:
-        return ~Q(visibility=Visibility.WHISPER) | whisper
+        return (
+            ~Q(visibility__in=(Visibility.WHISPER, Visibility.PLAYERS)) & ~OLD_PLAYERS_COPY
+        ) | whisper
     return (
-        Q(visibility=Visibility.EVERYONE)
+        Q(visibility__in=(Visibility.EVERYONE, Visibility.PLAYERS))
         | Q(visibility=Visibility.REFEREE, actor_id=user_id)
         | whisper
     )

@@ -15,6 +15,14 @@ class Visibility(models.TextChoices):
     REFEREE = "referee", _("Referee only")
     WHISPER = "whisper", _("Whisper")
     BLIND = "blind", _("Blind")
+    # every member but the referee: the players' copy of an event the referee gets in full
+    PLAYERS = "players", _("Players")
+
+
+# What a member may choose for a roll or a chat message (``players`` is for the two copies
+# of one event, vtt/table/kinds.py).
+USER_VISIBILITIES = (Visibility.EVERYONE, Visibility.REFEREE, Visibility.WHISPER, Visibility.BLIND)
+USER_CHOICES = [(v.value, v.label) for v in USER_VISIBILITIES]
 
 
 GENESIS_HASH = "0" * 64

@@ -23,8 +23,16 @@ from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.core.commands import IDEMPOTENCY_KEY_MAX
 from vtt.core.errors import Conflict, Invalid
+from vtt.table import kinds
 from vtt.table.events import canonical, chain_hash, group_name, hash_body, wire
-from vtt.table.models import EventCursor, InitiativeEntry, InitiativeState, Roll, TableEvent
+from vtt.table.models import (
+    USER_VISIBILITIES,
+    EventCursor,
+    InitiativeEntry,
+    InitiativeState,
+    Roll,
+    TableEvent,
+)
 from vtt.table.models import Visibility as V
 
 log = logging.getLogger(__name__)
@@ -78,6 +86,8 @@ def publish_many(
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
     if not events:
         return []
+    for draft in events:
+        kinds.validate(draft.kind, draft.payload, draft.visibility, has_target=bool(draft.target))
     with transaction.atomic(savepoint=False):
         rows = event_rows(campaign_id, _lock_cursor(campaign_id), events, actor)
         TableEvent.objects.bulk_create(rows)
@@ -170,10 +180,10 @@ def broadcast(campaign_id: int, message: dict[str, Any]) -> None:
 
 
 def _check_visibility(campaign: Campaign, visibility: str, target_id: int | None) -> User | None:
-    if visibility not in V.values:
+    if visibility not in USER_VISIBILITIES:
         raise Invalid(
             _("Unknown visibility “%(v)s”.") % {"v": visibility},
-            fields={"visibility": [", ".join(V.values)]},
+            fields={"visibility": [", ".join(USER_VISIBILITIES)]},
         )
     if visibility != V.WHISPER:
         return None

@@ -37,7 +37,7 @@ from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, can
 from vtt.table import commands, services
 from vtt.table.events import visible_events, wire
-from vtt.table.models import EventCursor
+from vtt.table.models import USER_CHOICES, EventCursor
 from vtt.table.models import Visibility as V
 
 # How many of the latest visible events the page carries; older ones load on demand from the
@@ -61,7 +61,7 @@ class RollForm(forms.Form):
     notation = forms.CharField(max_length=200, required=False, strip=True)
     quick = forms.CharField(max_length=20, required=False)
     label = forms.CharField(max_length=services.LABEL_MAX, required=False)
-    visibility = forms.ChoiceField(choices=V.choices, required=False)
+    visibility = forms.ChoiceField(choices=USER_CHOICES, required=False)
     target_id = forms.IntegerField(required=False)
     idempotency_key = forms.CharField(max_length=services.IDEMPOTENCY_KEY_MAX, required=False)
 
@@ -76,7 +76,7 @@ class RollForm(forms.Form):
 
 class ChatForm(forms.Form):
     text = forms.CharField(max_length=services.CHAT_MAX, required=False, strip=True)
-    visibility = forms.ChoiceField(choices=V.choices, required=False)
+    visibility = forms.ChoiceField(choices=USER_CHOICES, required=False)
     target_id = forms.IntegerField(required=False)
 
 

@@ -239,7 +239,7 @@ def test_hidden_npc_never_reaches_players(fight):
     assert (
         blind.count()
         == TableEvent.objects.filter(
-            campaign=f.campaign, kind="combat", visibility="everyone"
+            campaign=f.campaign, kind="combat", visibility="players"
         ).count()
     )
 

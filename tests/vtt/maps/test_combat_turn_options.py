@@ -185,7 +185,7 @@ def test_a_map_attack_spends_the_action_and_is_refused_without_one(fight, api_fo
     assert outcome.flags["tier"] == 2
     turn = f.combat()["turn"]
     assert turn["actions"] == 1 and battle.cb.turn_budget(turn) == {"maneuvers": 1, "actions": 0}
-    spent = TableEvent.objects.filter(kind="combat", visibility="everyone").last().payload
+    spent = TableEvent.objects.filter(kind="combat", visibility="players").last().payload
     assert spent["type"] == "attacked" and spent["combat"]["turn"]["left"]["actions"] == 0
     again = f.alice.post(attack_url, body, format="json")
     assert again.status_code == 409 and again.json()["code"] == "no_action_left"
@@ -212,7 +212,7 @@ def test_an_answered_counterattack_spends_the_reaction_once_a_round(fight, api_f
     done = f.boris.post(url, {"choices": ["counterattack"]}, format="json")
     assert done.status_code == 200, done.content
     assert f.entry(f.t_bran)["reaction_used"] is True
-    last = TableEvent.objects.filter(kind="combat", visibility="everyone").last().payload
+    last = TableEvent.objects.filter(kind="combat", visibility="players").last().payload
     assert last["type"] == "counterattacked" and last["subject"] == f"t{f.t_bran.pk}"
     # with the reaction spent, a miss offers nothing more (L835)
     f.post(f.gm, "extra_action", {"combatant": f"t{f.t_ava.pk}"})
@@ -260,7 +260,7 @@ def test_dragging_a_token_walks_the_move_with_difficult_ground(fight):
     f.move(f.alice, f.t_ava, 4, 1, path=[[2, 1], [3, 1], [4, 1]])
     turn = f.combat()["turn"]
     assert turn["maneuvers"] == 1 and turn["moved"] == 5 and turn["move_left"] == 1
-    events = TableEvent.objects.filter(kind="combat", visibility="everyone")
+    events = TableEvent.objects.filter(kind="combat", visibility="players")
     assert events.last().payload["type"] == "walked" and events.last().payload["squares"] == 5
     # the straight path is computed when none is sent: 1 left, then a second Move (6)
     f.move(f.alice, f.t_ava, 7, 2)  # 3 squares: 1 from the first Move, 2 from a new one
@@ -432,7 +432,7 @@ def test_a_crit_from_the_map_gives_an_extra_action_this_turn(fight):
     turn = f.combat()["turn"]
     assert turn["extra_actions"] == 1
     assert battle.cb.turn_budget(turn)["actions"] == 1
-    last = TableEvent.objects.filter(kind="combat", visibility="everyone").last().payload
+    last = TableEvent.objects.filter(kind="combat", visibility="players").last().payload
     assert last["type"] == "attacked" and last["extra_action"] is True
 
 

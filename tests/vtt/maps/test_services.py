@@ -32,7 +32,7 @@ def events_after(table, seq):
 
 def split(events):
     referee = [e for e in events if e.visibility == "blind"]
-    players = [e for e in events if e.visibility == "everyone"]
+    players = [e for e in events if e.visibility == "players"]
     assert all(e.payload["audience"] == "referee" for e in referee)
     assert all(e.payload["audience"] == "players" for e in players)
     assert len(referee) + len(players) == len(events)
@@ -262,7 +262,10 @@ def test_party_true_position_is_never_published_to_players(table):
     services.party_set(map=m, actor=table.referee, true=[5, 6], reveal=None)
     referee, players = split(events_after(table, start))
     assert players == [] and referee[0].payload["true"] == [5, 6]
-    assert all("true" not in e.payload for e in TableEvent.objects.filter(visibility="everyone"))
+    assert all(
+        "true" not in e.payload
+        for e in TableEvent.objects.filter(visibility__in=("everyone", "players"))
+    )
 
 
 def test_resize_keeps_fog_and_pulls_tokens_back(scene, table):
@@ -314,7 +317,9 @@ def test_player_events_never_name_secrets(scene, table):
         map=scene.map, actor=table.referee, role=Role.REFEREE,
         token_id=scene.hidden_token.pk, col=0, row=5,
     )  # fmt: skip
-    text = " ".join(str(e.payload) for e in TableEvent.objects.filter(visibility="everyone"))
+    text = " ".join(
+        str(e.payload) for e in TableEvent.objects.filter(visibility__in=("everyone", "players"))
+    )
     for secret in (HIDDEN_TOKEN, FOGGED_TOKEN, SECRET_NOTE, FOGGED_NOTE):
         assert secret not in text
     assert Membership.objects.filter(campaign=table.campaign).count() == 4

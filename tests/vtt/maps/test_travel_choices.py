@@ -75,7 +75,7 @@ def test_a_17_plus_miasma_choice_is_its_players_and_applies(journey):
     assert chose["choice"] == j.scout.pk and chose["type"] == "miasma_choice"
     pending = travel.pending_saves(j.campaign)
     assert pending["choices"] == {str(j.guide.pk): j.scout.pk}
-    players_copy = TableEvent.objects.filter(kind="travel", visibility="everyone").last()
+    players_copy = TableEvent.objects.filter(kind="travel", visibility="players").last()
     assert players_copy.payload["type"] == "miasma_choice"
     scout_cruelty = j.scout.__class__.objects.get(pk=j.scout.pk).state.get("cruelty", 0)
     resolved = j.step(j.gm, "miasma_resolve", {})

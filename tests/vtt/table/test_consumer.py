@@ -267,7 +267,7 @@ async def test_events_a_player_may_not_see_leave_no_gap_in_prev(table):
     for _ in range(2):  # referee-only events (as a token's referee copy is)
         await sync_to_async(services.publish)(
             campaign=table.campaign,
-            kind="note",
+            kind="chat",
             payload={"text": "секрет"},
             actor=table.referee,
             visibility=V.REFEREE,
@@ -284,32 +284,42 @@ async def test_events_a_player_may_not_see_leave_no_gap_in_prev(table):
 
 
 async def test_one_append_of_several_events_arrives_in_order_once(table):
-    """A token move appends its referee copy and players' copy together and pushes them as
-    one channel-layer message: the referee gets both in order, a player only the second."""
+    """A token move appends its referee copy and players' copy together (here after a chat
+    line) and pushes them as one channel-layer message: each browser gets, in order, the
+    events of it meant for it, and only its own copy of the token."""
     gm = await connect(table.referee, table.campaign.pk)
     pc = await connect(table.player, table.campaign.pk)
     await hello(gm)
     start = (await hello(pc))["cursor"]
+
+    def token(audience: str) -> dict:
+        return {"map_id": 1, "token": {"id": 1, "who": audience}, "audience": audience}
+
     await sync_to_async(services.publish_many)(
         campaign=table.campaign,
         events=[
-            services.Draft("map.token", {"who": "referee"}, V.BLIND),
-            services.Draft("map.token", {"who": "players"}, V.EVERYONE),
+            services.Draft("chat", {"text": "сейчас"}),
+            services.Draft("map.token", token("referee"), V.BLIND),
+            services.Draft("map.token", token("players"), V.PLAYERS),
         ],
         actor=table.referee,
     )
     first, second = await next_of(gm, "event"), await next_of(gm, "event")
-    assert [first["event"]["payload"]["who"], second["event"]["payload"]["who"]] == [
-        "referee",
-        "players",
-    ]
+    assert first["event"]["kind"] == "chat"
+    assert second["event"]["payload"]["audience"] == "referee"
     assert second["event"]["seq"] == first["event"]["seq"] + 1
+    first = await next_of(pc, "event")
+    assert first["event"]["kind"] == "chat"
+    assert first["prev"] == start
     frame = await next_of(pc, "event")
-    assert frame["event"]["payload"]["who"] == "players"
-    assert frame["prev"] == start
+    assert frame["event"]["payload"]["audience"] == "players"
+    assert frame["prev"] == first["event"]["seq"]
     later, _ = await roll(table, table.player)
     frame = await next_of(pc, "event")  # nothing else came in between
     assert frame["event"]["payload"]["roll_id"] == later.pk
+    frame = await next_of(gm, "event")  # the referee never got the players' copy
+    assert frame["event"]["payload"]["roll_id"] == later.pk
+    assert frame["prev"] == second["event"]["seq"]
     await gm.disconnect()
     await pc.disconnect()
 
