@@ -194,14 +194,22 @@
 
   // ---- the server ----------------------------------------------------------------------------
 
-  function request(method, url, body) {
-    return window.VTTApi.request(method, url, body, { csrf: config.csrf, failed: L.failed });
+  /* options.command/args name the table command (docs/table-protocol.md, "Commands"): it
+   * carries an idempotency key, and goes over a socket when the page registers one. */
+  function request(method, url, body, options) {
+    var all = { csrf: config.csrf, failed: L.failed };
+    if (options) { all.command = options.command; all.args = options.args; }
+    return window.VTTApi.request(method, url, body, all);
+  }
+
+  function moveCommand(move) {
+    return { command: "character.move", args: { cid: characterId, move: move } };
   }
 
   /* One character action. Resolves with the outcome after the board shows the new sheet;
    * rejects with the server's message, the board untouched. */
   function act(move, params) {
-    return request("POST", config.urls.move.replace("MOVE", move), { params: params || {} })
+    return request("POST", config.urls.move.replace("MOVE", move), { params: params || {} }, moveCommand(move))
       .then(function (data) {
         applySheet(data.character);
         return data.outcome;
@@ -953,7 +961,7 @@
       var next = function () {
         var copy = JSON.parse(JSON.stringify(card));
         copy.id = newId(name);
-        return request("POST", config.urls.move.replace("MOVE", "place_item"), { params: { item: copy, target: target } })
+        return request("POST", config.urls.move.replace("MOVE", "place_item"), { params: { item: copy, target: target } }, moveCommand("place_item"))
           .then(function (data) {
             applySheet(data.character);
             placed += 1;
