@@ -4,6 +4,8 @@ pages."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from systems import get_ruleset
 from vtt.campaigns.models import Role
 from vtt.characters import services
@@ -12,8 +14,8 @@ from vtt.characters.visibility import can_see_full, public_state
 
 
 def outcome_for(
-    outcome,
-    membership,
+    outcome: Any,
+    membership: Any,
     target: Character | None = None,
     mover: Character | None = None,
     pending: PendingMove | None = None,
@@ -55,7 +57,8 @@ def outcome_for(
     return data
 
 
-def character_data(character: Character, membership) -> dict:
+def character_data(character: Character, membership: Any) -> dict:
+    """The sheet for this member: all of it, or its public part."""
     full = can_see_full(character, user_id=membership.user_id, role=membership.role)
     return {
         "id": character.pk,
