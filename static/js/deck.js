@@ -8,8 +8,9 @@
  *
  * Loaded before table.js, which it extends: it registers the `tablestate` log renderer and
  * listens to the `vtt:event` DOM event.
- * Writes go over HTTP (docs/table-protocol.md); events carry snapshots with a version, and a
- * snapshot older than the one shown is ignored.
+ * Writes are commands (deck.move, deck.choice, character.move; docs/table-protocol.md): over
+ * the table's socket when it is connected, else by HTTP; events carry snapshots with a
+ * version, and a snapshot older than the one shown is ignored.
  */
 (function () {
   "use strict";
@@ -79,7 +80,15 @@
     toast.timer = setTimeout(function () { node.hidden = true; }, 6000);
   }
 
-  function request(method, url, data) {
+  /* An API call; `named` ({command, args}) sends a table action as a socket command over the
+   * table page's socket (static/js/api.js, docs/table-protocol.md "Commands"), by HTTP when
+   * the socket is down. */
+  function request(method, url, data, named) {
+    if (window.VTTApi) {
+      var all = { csrf: csrf(), failed: L.failed };
+      if (named) { all.command = named.command; all.args = named.args; }
+      return window.VTTApi.request(method, url, data, all);
+    }
     var options = {
       method: method,
       credentials: "same-origin",
@@ -158,7 +167,8 @@
     busy.add(move);
     if (button) button.disabled = true;
     var body = { params: params || {}, version: state.version };
-    return request("POST", fmt(cfg.urls.move, { move: move }), body).then(function (data) {
+    var named = { command: "deck.move", args: { move: move } };
+    return request("POST", fmt(cfg.urls.move, { move: move }), body, named).then(function (data) {
       setState(data, true);
     }, function (err) {
       if (err.status === 409 && err.data && err.data.code === "stale_version") {
@@ -177,7 +187,7 @@
     disableGroup(button);
     request("POST", cfg.urls.choice, {
       character_id: characterId, pending_id: pendingId, choice: choice,
-    }).then(function (data) {
+    }, { command: "deck.choice" }).then(function (data) {
       setState(data, true);
     }, function (err) { toast(err.message); refresh(); }).then(function () { busy.delete(key); });
   }
@@ -195,7 +205,8 @@
     var params = { trait: traitKey, joker: !!character.joker };
     if (character.kind === "npc") params.pool = state.pool || 0;
     request("POST", fmt(cfg.urls.characterMove, { id: character.character_id, move: "trait_check" }),
-      { params: params }).then(function () {
+      { params: params },
+      { command: "character.move", args: { cid: character.character_id, move: "trait_check" } }).then(function () {
       refresh();
     }, function (err) { toast(err.message); }).then(function () {
       busy.delete(key);

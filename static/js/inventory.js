@@ -1,7 +1,8 @@
 /* The Crows inventory slot board (templates/inventory/board.html).
  *
- * The server knows the rules: every drop is a character action
- * (POST /api/characters/<id>/moves/<action>/ {params}). Nothing moves on the page until the
+ * The server knows the rules: every drop is a character action, the `character.move` command
+ * (POST /api/characters/<id>/moves/<action>/ {params}), sent over the table socket (socket.js)
+ * when it is connected, else by HTTP. Nothing moves on the page until the
  * server answers; an accepted drop redraws from the sheet it returns, a refused one (400)
  * leaves the board as it was and shows the server's reason.
  *
@@ -27,7 +28,6 @@
   var LONG_PRESS_MS = 260;
   var TOUCH_SLOP = 10;   // px a finger may wander before a press becomes a scroll
   var MOUSE_SLOP = 4;    // px before a mouse press becomes a drag
-  var PING_EVERY = 25000;
 
   var AREAS = {};
   config.areas.forEach(function (a) { AREAS[a.key] = a; });
@@ -194,14 +194,22 @@
 
   // ---- the server ----------------------------------------------------------------------------
 
-  function request(method, url, body) {
-    return window.VTTApi.request(method, url, body, { csrf: config.csrf, failed: L.failed });
+  /* options.command/args name the table command (docs/table-protocol.md, "Commands"): sent
+   * over the page's socket when it is connected, else by HTTP, with an idempotency key. */
+  function request(method, url, body, options) {
+    var all = { csrf: config.csrf, failed: L.failed };
+    if (options) { all.command = options.command; all.args = options.args; }
+    return window.VTTApi.request(method, url, body, all);
+  }
+
+  function moveCommand(move) {
+    return { command: "character.move", args: { cid: characterId, move: move } };
   }
 
   /* One character action. Resolves with the outcome after the board shows the new sheet;
    * rejects with the server's message, the board untouched. */
   function act(move, params) {
-    return request("POST", config.urls.move.replace("MOVE", move), { params: params || {} })
+    return request("POST", config.urls.move.replace("MOVE", move), { params: params || {} }, moveCommand(move))
       .then(function (data) {
         applySheet(data.character);
         return data.outcome;
@@ -953,7 +961,7 @@
       var next = function () {
         var copy = JSON.parse(JSON.stringify(card));
         copy.id = newId(name);
-        return request("POST", config.urls.move.replace("MOVE", "place_item"), { params: { item: copy, target: target } })
+        return request("POST", config.urls.move.replace("MOVE", "place_item"), { params: { item: copy, target: target } }, moveCommand("place_item"))
           .then(function (data) {
             applySheet(data.character);
             placed += 1;
@@ -1021,78 +1029,36 @@
 
   var connNode = document.getElementById("inv-conn");
   var connText = connNode.querySelector(".inv-conn-text");
-  var sock = { ws: null, position: config.head, attempts: 0, timer: null, ping: null, denied: false, unloading: false };
+  var wasConnected = false;
 
   function setConn(stateName) {
     connNode.setAttribute("data-state", stateName);
     connText.textContent = stateName === "connected" ? L.live : L.offline;
   }
 
-  function connect() {
-    clearTimeout(sock.timer);
-    if (sock.ws || sock.denied || sock.unloading) return;
-    var scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    var ws;
-    try { ws = new WebSocket(scheme + "//" + location.host + config.urls.ws); } catch (e) { reconnectLater(); return; }
-    sock.ws = ws;
-    ws.onmessage = function (message) {
-      if (ws !== sock.ws) return;
-      var frame;
-      try { frame = JSON.parse(message.data); } catch (e) { return; }
-      if (frame.type === "welcome") {
-        var again = sock.attempts > 0;
-        sock.attempts = 0;
-        setConn("connected");
-        ws.send(JSON.stringify({ type: "hello", last_seq: sock.position }));
-        clearInterval(sock.ping);
-        sock.ping = setInterval(function () {
-          if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping", t: Date.now() }));
-        }, PING_EVERY);
-        if (again) scheduleRefresh();
-      } else if (frame.type === "event") {
-        seen(frame.event);
-      } else if (frame.type === "replay") {
-        frame.events.forEach(seen);
-        sock.position = Math.max(sock.position, frame.cursor);
-      } else if (frame.type === "reauth") {
-        scheduleRefresh();
-      }
-    };
-    ws.onclose = function (event) {
-      if (ws !== sock.ws) return;
-      sock.ws = null;
-      clearInterval(sock.ping);
-      if (event.code === 4403) { sock.denied = true; setConn("offline"); return; }
-      reconnectLater();
-    };
-  }
-
-  function reconnectLater() {
-    setConn("offline");
-    sock.attempts += 1;
-    var base = Math.min(30000, 1000 * Math.pow(2, sock.attempts - 1));
-    sock.timer = setTimeout(connect, Math.round(base / 2 + Math.random() * base / 2));
+  /* socket.js's state: back after a drop, the sheet may have changed meanwhile. */
+  function onState(stateName) {
+    if (stateName !== "connected") { setConn("offline"); return; }
+    setConn("connected");
+    if (wasConnected) scheduleRefresh();
+    wasConnected = true;
   }
 
   function seen(ev) {
-    if (!ev) return;
-    sock.position = Math.max(sock.position, ev.seq);
     var p = ev.payload || {};
     if (p.character_id !== characterId) return;
     if (ev.kind === "character.updated" && p.version > state.character.version) scheduleRefresh();
     else if (ev.kind === "character.deleted") markDeleted();
   }
 
-  window.addEventListener("pagehide", function () { sock.unloading = true; });
   window.addEventListener("pageshow", function (event) {
-    if (event.persisted) { sock.unloading = false; connect(); scheduleRefresh(); }
-  });
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && !sock.ws) { connect(); scheduleRefresh(); }
+    if (event.persisted) scheduleRefresh();
   });
 
   render();
-  connect();
+  // the table socket (socket.js): events in, and the board's moves out as commands
+  var sock = window.VTTSocket.connect({ url: config.urls.ws, position: config.head, onEvent: seen, onState: onState });
+  window.VTTApi.useSocket(sock);
 
   // For tests and the curious.
   window.VTTInventory = {

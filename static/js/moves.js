@@ -93,13 +93,25 @@
     return ownerId === me.id;
   }
 
-  /* api.js's call with this page's labels (read when called: init() may replace them). */
-  function request(method, url, body, csrf) {
-    return window.VTTApi.request(method, url, body, { csrf: csrf, failed: L.failed });
+  /* api.js's call with this page's labels (read when called: init() may replace them).
+   * options.command/args name the table command (docs/table-protocol.md, "Commands"): sent
+   * over the page's socket when one is registered with VTTApi, else by HTTP. */
+  function request(method, url, body, csrf, options) {
+    var all = { csrf: csrf, failed: L.failed };
+    if (options && options.command) {
+      all.command = options.command;
+      all.args = options.args;
+    }
+    return window.VTTApi.request(method, url, body, all);
+  }
+
+  /* The command that answers a pending choice, from the sheet it is answered on. */
+  function choiceCommand(sheetId, pendingId) {
+    return { command: "character.choice", args: { cid: Number(sheetId), pending_id: Number(pendingId) } };
   }
 
   /* The choice a pending move waits for. opts: {options, pick, chooser, mine, url, csrf,
-   * onDone(data), onGone()}. `mine`: this user makes the choice (buttons); otherwise a note. */
+   * sheetId, pendingId (the command's args), onDone(data), onGone()}. `mine`: this user makes the choice (buttons); otherwise a note. */
   function choiceNode(opts) {
     var box = h("div", { "class": "choices", "data-chooser": opts.chooser || "player" });
     var options = opts.options || [];
@@ -122,7 +134,8 @@
     function send(keys) {
       buttons.forEach(function (b) { b.disabled = true; });
       error.hidden = true;
-      request("POST", opts.url, { choices: keys }, opts.csrf).then(function (data) {
+      var named = opts.sheetId && opts.pendingId ? choiceCommand(opts.sheetId, opts.pendingId) : null;
+      request("POST", opts.url, { choices: keys }, opts.csrf, named).then(function (data) {
         box.classList.add("is-chosen");
         if (opts.onDone) opts.onDone(data);
       }, function (err) {
@@ -308,6 +321,7 @@
           slot.replaceWith(choiceNode({
             options: o.options, pick: o.pick, chooser: o.chooser, mine: mine, csrf: table.csrf,
             url: L.choose_url.replace("{id}", sheetId).replace("{pid}", p.pending_id),
+            sheetId: sheetId, pendingId: p.pending_id,
             onGone: function () { resolved.add(p.pending_id); markResolved(p.pending_id); },
           }));
         });
@@ -336,6 +350,7 @@
       options: o.options, pick: o.pick, chooser: "target", csrf: table.csrf,
       mine: table.canPlay && isChooser("target", null, table.me, table.isReferee, p.chooser_id),
       url: L.choose_url.replace("{id}", p.chooser_character_id).replace("{pid}", p.pending_id),
+      sheetId: p.chooser_character_id, pendingId: p.pending_id,
       onGone: function () { resolved.add(p.pending_id); markResolved(p.pending_id); },
     }));
     return li;

@@ -42,6 +42,7 @@
       var csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
       window.VTTApi.request("POST", base.replace("MOVE", move), body(form, move), {
         csrf: csrf, failed: panel.getAttribute("data-failed"),
+        command: "party.move", args: { move: move },
       }).then(function () {
         button.disabled = false;
       }, function (err) {

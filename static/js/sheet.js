@@ -185,8 +185,10 @@
     toastTimer = setTimeout(function () { toastNode.hidden = true; }, 6000);
   }
 
-  function call(method, url, body) {
-    return M.request(method, url, body, config.csrf).catch(function (err) {
+  /* An API call; `named` ({command, args}) sends a table action as a socket command
+   * (docs/table-protocol.md, "Commands"), by HTTP when the socket is down. */
+  function call(method, url, body, named) {
+    return M.request(method, url, body, config.csrf, named).catch(function (err) {
       if (err.status === 429) err.message = L.tooMany;
       throw err;
     });
@@ -683,7 +685,7 @@
     sheet.saving = true;
     saveStatus.textContent = L.saving;
     refreshDirty();
-    call("PUT", urls.character, body).then(function (data) {
+    call("PUT", urls.character, body, { command: "character.update", args: { cid: sheet.data.id } }).then(function (data) {
       sheet.saving = false;
       accept(data);
       var later = sheet.deferred;
@@ -870,7 +872,7 @@
     // One click: a revert is itself a new version, so it can be reverted in turn.
     if (dirty()) { toast(L.revertDirty); return; }
     button.disabled = true;
-    call("POST", urls.revert, { version: version }).then(function (data) {
+    call("POST", urls.revert, { version: version }, { command: "character.revert", args: { cid: sheet.data.id } }).then(function (data) {
       accept(data);
       loadHistory();
     }, function (err) {
@@ -1080,7 +1082,8 @@
     clearErrors(moveParams);
     var previous = moveGo.textContent;
     moveGo.textContent = L.rolling;
-    call("POST", urls.move.replace("MOVE", mine.spec.key), body).then(function (data) {
+    var named = { command: "character.move", args: { cid: sheet.data.id, move: mine.spec.key } };
+    call("POST", urls.move.replace("MOVE", mine.spec.key), body, named).then(function (data) {
       if (active !== mine) return;
       showOutcome(mine.spec, data);
       incoming(data.character);
@@ -1127,6 +1130,7 @@
         ? !!outcome.mine : mayChoose(outcome.chooser),
       csrf: config.csrf,
       url: urls.pending + pendingId + "/",
+      sheetId: sheet.data.id, pendingId: pendingId,
       onDone: function (data) {
         incoming(data.character);
         refreshPending();
@@ -1272,6 +1276,7 @@
   render(sheet.base);
   refreshPending();
   var socket = window.VTTSocket.connect({ url: urls.ws, position: config.head, onEvent: onEvent, onState: setConn });
+  window.VTTApi.useSocket(socket); // the sheet's actions travel on it as commands
 
   // For tests and the curious.
   window.VTTSheet = {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -16,79 +15,22 @@ from rest_framework.views import APIView
 from systems import RULESET_KEYS, get_ruleset
 from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Role
-from vtt.characters import services
+from vtt.characters import commands, services
+from vtt.characters.commands import (  # the commands' shapes, for the schema
+    ChoiceRequest,
+    MoveRequest,
+    PartyMoveRequest,
+    RevertRequest,
+    UpdateRequest,
+)
 from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
-from vtt.characters.visibility import can_see_full, public_state
+from vtt.characters.presenters import character_data, outcome_for  # noqa: F401  (re-exported)
+from vtt.characters.visibility import can_see_full
 from vtt.core import jsonsafe, serializers
 from vtt.core.api import OBJECT_LIST
+from vtt.core.commands import respond
 from vtt.core.errors import Invalid
-from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, authorize_character
-
-MOVE_BUCKET = TokenBucket("move", burst=10, per_second=2)
-
-
-def outcome_for(
-    outcome,
-    membership,
-    target: Character | None = None,
-    mover: Character | None = None,
-    pending: PendingMove | None = None,
-) -> dict:
-    """The outcome as the caller may see it. The referee gets everything; anyone else never
-    gets the stored step of a waiting choice (its parameters carry whole sheets), the sheet
-    of a target they may not see in full (an NPC's hit points), nor the mover's sheet when
-    they answer another's move (a reaction to a hidden creature's attack).
-
-    With the choice it opened (``pending``), the outcome names who makes it as the table
-    decided (the rules' "opponent" becomes the target's player or the referee) and whether it
-    is this caller (``mine``): the page never guesses it from the rules' word."""
-    data = outcome.as_dict()
-    if pending is not None:
-        data["chooser"] = pending.chooser
-        data["mine"] = services.may_choose(
-            pending, user_id=membership.user_id, role=membership.role
-        )
-    if membership.role == Role.REFEREE:
-        return data
-    if mover is not None and not can_see_full(
-        mover, user_id=membership.user_id, role=membership.role
-    ):
-        data["state"] = {}
-    details = dict(data.get("details") or {})
-    details.pop("pending", None)
-    if isinstance(details.get("travel"), dict):
-        # a travel check's day (Crows) as players see it: no encounter or drift rolls, no
-        # true hex while lost; an answered "choose one" returns it through here too
-        public = getattr(get_ruleset(membership.campaign.ruleset), "public_travel", None)
-        details["travel"] = public(details["travel"]) if public else {}
-    if target is None or not can_see_full(target, user_id=membership.user_id, role=membership.role):
-        details.pop("target", None)
-        for entry in details.get("targets") or []:
-            if isinstance(entry, dict):
-                entry.pop("state", None)
-                entry.pop("report", None)
-    data["details"] = details
-    return data
-
-
-def character_data(character: Character, membership) -> dict:
-    full = can_see_full(character, user_id=membership.user_id, role=membership.role)
-    return {
-        "id": character.pk,
-        "campaign_id": character.campaign_id,
-        "ruleset": character.ruleset,
-        "name": character.name,
-        "kind": character.kind,
-        "owner_id": character.owner_id,
-        "hidden": character.hidden,
-        "version": character.version,
-        "full": full,
-        "state": character.state
-        if full
-        else public_state(character.ruleset, character.state, character.kind),
-        "updated_at": character.updated_at,
-    }
 
 
 class CharacterSerializer(serializers.Serializer):
@@ -111,27 +53,6 @@ class CreateRequest(serializers.Serializer):
     state = serializers.DictField(required=False)
     owner_id = serializers.IntegerField(required=False, allow_null=True)
     hidden = serializers.BooleanField(required=False, default=False)
-
-
-class UpdateRequest(serializers.Serializer):
-    state = serializers.DictField()
-    version = serializers.IntegerField(help_text="The version you read; stale → 409.")
-    hidden = serializers.BooleanField(required=False)
-
-
-class RevertRequest(serializers.Serializer):
-    version = serializers.IntegerField(min_value=1)
-
-
-class MoveRequest(serializers.Serializer):
-    params = serializers.DictField(required=False, default=dict)
-    target_id = serializers.IntegerField(
-        required=False, allow_null=True, help_text="A sheet (usually an NPC) the move acts on."
-    )
-
-
-class ChoiceRequest(serializers.Serializer):
-    choices = serializers.ListField(child=serializers.CharField(max_length=60), max_length=10)
 
 
 class MoveResponse(serializers.Serializer):
@@ -188,18 +109,7 @@ class CharacterDetail(APIView):
         },
     )
     def put(self, request: Request, cid: int) -> Response:
-        character, membership = authorize_character(request.user, cid, write=True)
-        data = _valid(UpdateRequest, request)
-        if data.get("hidden") is not None and membership.role != Role.REFEREE:
-            raise Invalid("Only the referee hides NPCs.", code="hidden_referee_only")
-        character = services.character_update(
-            character=character,
-            actor=request.user,
-            state=data["state"],
-            version=data["version"],
-            hidden=data.get("hidden"),
-        )
-        return Response(character_data(character, membership))
+        return respond(request, commands.character_update, cid=cid)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, cid: int) -> Response:
@@ -234,12 +144,7 @@ class CharacterRevert(APIView):
     @extend_schema(request=RevertRequest, responses=CharacterSerializer)
     def post(self, request: Request, cid: int) -> Response:
         """Restore the sheet as it was at a version (recorded as a new version)."""
-        character, membership = authorize_character(request.user, cid, write=True)
-        data = _valid(RevertRequest, request)
-        character = services.character_revert(
-            character=character, actor=request.user, to_version=data["version"]
-        )
-        return Response(character_data(character, membership))
+        return respond(request, commands.character_revert, cid=cid)
 
 
 class CharacterExport(APIView):
@@ -261,43 +166,7 @@ class CharacterMove(APIView):
     def post(self, request: Request, cid: int, move: str) -> Response:
         """Make a move from the sheet; the server rolls. Choices to make come back as
         `outcome.options`/`pick` with a `pending_id` for the follow-up call."""
-        character, membership = authorize_character(request.user, cid, write=True)
-        data = _valid(MoveRequest, request)
-        MOVE_BUCKET.hit(str(request.user.pk))
-        target_id = data.get("target_id")
-        if target_id is not None:
-            authorize_character(request.user, target_id)  # the target must be visible too
-        outcome, follow = services.move_make(
-            character=character,
-            actor=request.user,
-            move=move,
-            params=data["params"],
-            target_id=target_id,
-        )
-        character.refresh_from_db()
-        target = Character.objects.filter(pk=target_id).first() if target_id else None
-        return Response(
-            {
-                "outcome": outcome_for(outcome, membership, target, pending=follow),
-                "pending_id": follow.pk if follow else None,
-                "character": character_data(character, membership),
-            },
-            status=status.HTTP_201_CREATED,
-        )
-
-
-class PartyMoveRequest(serializers.Serializer):
-    character_ids = serializers.ListField(
-        child=serializers.IntegerField(),
-        max_length=services.MAX_PARTY,
-        help_text="Every sheet the move acts on (the whole camp, every traveller).",
-    )
-    params = serializers.DictField(
-        required=False,
-        default=dict,
-        help_text="The party move's parameters; a sheet is named by its id "
-        '(`{"watcher": 12}`, `{"roles": {"scout": 12, "trailblazer": 14}}`).',
-    )
+        return respond(request, commands.character_move, cid=cid, move=move)
 
 
 class PartyMove(APIView):
@@ -309,28 +178,7 @@ class PartyMove(APIView):
         """A move that acts on the party (Dungeon World: `take_watch`, `perilous_journey`,
         listed under `party_moves` in the ruleset's description); the server rolls and every
         sheet it changes is saved and published at once."""
-        membership = authorize(request.user, pk, Action.PLAY)
-        # who may name whom comes before the body is checked: another player's character
-        # named to roll is a 403 whatever else the body says
-        body = request.data if isinstance(request.data, dict) else {}
-        services.party_move_authorize(
-            campaign=membership.campaign,
-            actor=request.user,
-            role=membership.role,
-            move=move,
-            params=body.get("params"),
-        )
-        data = _valid(PartyMoveRequest, request)
-        MOVE_BUCKET.hit(str(request.user.pk))
-        result = services.party_move_make(
-            campaign=membership.campaign,
-            actor=request.user,
-            role=membership.role,
-            move=move,
-            character_ids=data["character_ids"],
-            params=data["params"],
-        )
-        return Response(result, status=status.HTTP_201_CREATED)
+        return respond(request, commands.party_move, pk=pk, move=move)
 
 
 class CharacterMoveOdds(APIView):
@@ -393,32 +241,7 @@ class PendingChoose(APIView):
     @extend_schema(request=ChoiceRequest, responses={200: MoveResponse})
     def post(self, request: Request, cid: int, pending_id: int) -> Response:
         """Make the choice a move is waiting for (the player or the referee, as it says)."""
-        character, membership = authorize_character(request.user, cid)
-        if membership.role == Role.OBSERVER:
-            raise PermissionDenied(_("Observers make no choices."))
-        # answered from the mover's sheet, or (a reaction) from the target's own sheet
-        pending = PendingMove.objects.filter(
-            Q(character=character) | Q(target=character, chooser=services.TARGET_CHOOSER),
-            pk=pending_id,
-        ).first()
-        if pending is None:
-            raise Http404
-        # who answers comes before the answer is read: another player gets a 403, not a 400
-        services.choice_authorize(pending=pending, actor=request.user, role=membership.role)
-        data = _valid(ChoiceRequest, request)
-        outcome, follow = services.move_choose(
-            pending=pending, actor=request.user, role=membership.role, choices=data["choices"]
-        )
-        character.refresh_from_db()
-        target = Character.objects.filter(pk=pending.target_id).first()
-        mover = Character.objects.filter(pk=pending.character_id).first()
-        return Response(
-            {
-                "outcome": outcome_for(outcome, membership, target, mover, pending=follow),
-                "pending_id": follow.pk if follow else None,
-                "character": character_data(character, membership),
-            }
-        )
+        return respond(request, commands.character_choice, cid=cid, pending_id=pending_id)
 
 
 class RulesetDescribe(APIView):

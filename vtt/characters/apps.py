@@ -6,3 +6,6 @@ class CharactersConfig(AppConfig):
     name = "vtt.characters"
     label = "characters"
     verbose_name = _("Characters")
+
+    def ready(self) -> None:
+        from vtt.characters import commands  # noqa: F401  (socket commands)

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
 
 from vtt.core.errors import Conflict, Invalid
 
@@ -136,7 +137,7 @@ def execute(
         cache.delete(memo)  # refused or failed: nothing was done, the key is free again
         raise
     if answer.status < 300:
-        stored = json.dumps([answer.body, answer.status], ensure_ascii=False, default=str)
+        stored = json.dumps([answer.body, answer.status], ensure_ascii=False, cls=JSONEncoder)
         cache.set(memo, stored, IDEMPOTENCY_SECONDS)  # the service has committed its write
     else:
         cache.delete(memo)
@@ -228,8 +229,14 @@ def run_frame(
         "key": key,
         "status": answer.status,
         "replayed": answer.replayed,
-        "result": answer.body,
+        "result": plain(answer.body),
     }
+
+
+def plain(body: Any) -> Any:
+    """The body as the API's renderer writes it (a date as ISO 8601, a Decimal as a number), so
+    an ack's result is the API's response body, and a replay reads like the first answer."""
+    return json.loads(json.dumps(body, ensure_ascii=False, cls=JSONEncoder))
 
 
 def error_frame(key: Any, status: int, data: Any) -> dict[str, Any]:

@@ -6,3 +6,6 @@ class TableStateConfig(AppConfig):
     name = "vtt.tablestate"
     label = "tablestate"
     verbose_name = _("Table state")
+
+    def ready(self) -> None:
+        from vtt.tablestate import commands  # noqa: F401  (socket commands)
