@@ -129,9 +129,12 @@ def test_a_token_drag_on_the_map_is_a_socket_command(new_page):
     href = gm.locator("a.title", has_text=MAP_CAMPAIGN).first.get_attribute("href")
     cid = int(re.search(r"/campaigns/(\d+)/", href).group(1))
     made = call(
-        gm, "POST", f"/api/campaigns/{cid}/maps/", {"name": f"Двор {name}", "width": 8, "height": 6}
+        gm,
+        "POST",
+        f"/api/campaigns/{cid}/maps/",
+        {"name": f"Двор {name}", "width": 8, "height": 6, "fogged": False},
     )
-    api = f"/api/campaigns/{cid}/maps/{made['id']}/"
+    api = f"/api/campaigns/{cid}/maps/{made['map']['id']}/"
     call(gm, "POST", api + "activate/", {"active": True})
     pc = new_page()
     login(pc, "alice")
@@ -156,7 +159,7 @@ def test_a_token_drag_on_the_map_is_a_socket_command(new_page):
         token_at(gm, own["id"], 3, 2)  # live in the referee's browser
         moves = [f for f in frames if f["command"] == "token.move"]
         assert len(moves) == 1, frames
-        assert moves[0]["args"] == {"map_id": made["id"], "token_id": own["id"]}
+        assert moves[0]["args"] == {"map_id": made["map"]["id"], "token_id": own["id"]}
         assert moves[0]["params"]["col"] == 3 and moves[0]["params"]["row"] == 2
         assert posts == [], posts
     finally:
