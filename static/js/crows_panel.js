@@ -74,8 +74,17 @@
     toast.timer = setTimeout(function () { t.hidden = true; }, 6000);
   }
 
-  function api(method, url, body) {
-    return window.VTTApi.request(method, url, body, { csrf: C.csrf, failed: L.failed });
+  /* `command`/`args`: the table action's command (docs/table-protocol.md, "Commands"), sent
+   * over the table socket when the page has one, else by HTTP with an idempotency key. */
+  function api(method, url, body, command, args) {
+    return window.VTTApi.request(method, url, body, {
+      csrf: C.csrf, failed: L.failed, command: command, args: args,
+    });
+  }
+
+  // A travel or combat step (the `travel` and `combat` commands): its API URL and its args.
+  function stepCall(kind, step, body) {
+    return api("POST", url(kind, step), body, kind, { map_id: currentMap().id, step: step });
   }
 
 
@@ -182,7 +191,7 @@
   }
 
   function roleCheck(character, task) {
-    return api("POST", url("travel", "role"), { character_id: character.id, task: task })
+    return stepCall("travel", "role", { character_id: character.id, task: task })
       .then(function (data) {
         if (data && data.travel !== undefined) setTravel(data.travel, 0);
         offerChoice(character, data);
@@ -256,7 +265,7 @@
   }
 
   function miasmaChoice(characterId, choice) {
-    return api("POST", url("travel", "miasma_choice"), { character_id: characterId, choice: choice })
+    return stepCall("travel", "miasma_choice", { character_id: characterId, choice: choice })
       .then(function (step) { noteMiasma(step); })
       .catch(fail);
   }
@@ -338,7 +347,7 @@
   }
 
   function travelStep(step, params) {
-    return api("POST", url("travel", step), params || travelParams(step)).then(function (data) {
+    return stepCall("travel", step, params || travelParams(step)).then(function (data) {
       if (data && data.travel !== undefined) setTravel(data.travel, 0);
       showSecret(data);
       noteMiasma(data);
@@ -402,7 +411,7 @@
   function mine(c) { return !!c && (isReferee || (c.owner_id !== null && c.owner_id === me.id)); }
 
   function combatStep(step, body) {
-    return api("POST", url("combat", step), body || {}).then(function (data) {
+    return stepCall("combat", step, body || {}).then(function (data) {
       if (data && data.combat !== undefined) setCombat(data.combat, 0);
     }).catch(fail);
   }
@@ -518,7 +527,7 @@
     }
     if (left.maneuvers > 0) {
       bar.appendChild(button(L.grab, function () {
-        return api("POST", url("combat", "grab"), { attacker: who.token_id, target: tokenOf(target.value) })
+        return stepCall("combat", "grab", { attacker: who.token_id, target: tokenOf(target.value) })
           .then(function (data) {
             if (data && data.combat !== undefined) setCombat(data.combat, 0);
             if (data && data.outcome && data.outcome.text) toast(tr(data.outcome.text));

@@ -88,9 +88,15 @@
     toast.timer = setTimeout(function () { node.hidden = true; }, 6000);
   }
 
-  function api(method, url, body) {
-    return window.VTTApi.request(method, url, body, { csrf: C.csrf, failed: L.failed });
+  /* `command`/`args`: the table action's command (docs/table-protocol.md, "Commands"), sent
+   * over the table socket when the page has one, else by HTTP with an idempotency key. */
+  function api(method, url, body, command, args) {
+    return window.VTTApi.request(method, url, body, {
+      csrf: C.csrf, failed: L.failed, command: command, args: args,
+    });
   }
+
+  function onMap(extra) { return Object.assign({ map_id: S.map.id }, extra || {}); }
 
 
   function mapUrl(suffix) { return C.urls.map.replace("{id}", S.map.id) + (suffix || ""); }
@@ -862,7 +868,7 @@
     select("token", t.id);
     var body = { col: target[0], row: target[1] };
     if (path && path.length) body.path = path;
-    api("POST", mapUrl("tokens/" + t.id + "/move/"), body)
+    api("POST", mapUrl("tokens/" + t.id + "/move/"), body, "token.move", onMap({ token_id: t.id }))
       .then(function (data) { upsertToken(data.token); })
       .catch(function (error) {
         Object.assign(t, before);
@@ -892,7 +898,7 @@
       body.col = anchor[0];
       body.row = anchor[1];
     }
-    api("POST", mapUrl("tokens/"), body).then(function (token) {
+    api("POST", mapUrl("tokens/"), body, "token.add", onMap()).then(function (token) {
       upsertToken(token);
       select("token", token.id);
     }).catch(fail);
@@ -903,7 +909,7 @@
     var text = input.value.trim();
     if (!text) { toast(L.writeNote); input.focus(); return; }
     var secret = panel.querySelector("[data-note-secret]").checked;
-    api("POST", mapUrl("notes/"), { col: cell[0], row: cell[1], text: text, secret: secret })
+    api("POST", mapUrl("notes/"), { col: cell[0], row: cell[1], text: text, secret: secret }, "note.add", onMap())
       .then(function (note) {
         notes[note.id] = note;
         drawNotes();
@@ -925,7 +931,7 @@
       }
     } else if (body.all) fog.fill(value);
     drawFog();
-    api("POST", mapUrl("fog/"), body).catch(function (error) {
+    api("POST", mapUrl("fog/"), body, "map.fog", onMap()).catch(function (error) {
       fog = before;
       drawFog();
       fail(error);
@@ -940,7 +946,7 @@
       if (terrain) S.terrain[key] = terrain; else delete S.terrain[key];
     });
     drawTerrain();
-    api("POST", mapUrl("terrain/"), { terrain: terrain, cells: cells }).catch(fail);
+    api("POST", mapUrl("terrain/"), { terrain: terrain, cells: cells }, "map.terrain", onMap()).catch(fail);
   }
 
   var FEATURE_BODIES = {
@@ -965,7 +971,7 @@
       if (Object.keys(f).length) S.features[key] = f; else delete S.features[key];
     });
     drawFeatures();
-    api("POST", mapUrl("features/"), Object.assign({ cells: cells }, body)).catch(fail);
+    api("POST", mapUrl("features/"), Object.assign({ cells: cells }, body), "map.features", onMap()).catch(fail);
   }
 
   function setParty(cell) {
@@ -973,7 +979,7 @@
     var body = { reveal: mode === "true" ? null : Number(panel.querySelector("[data-party-reveal]").value) };
     if (mode !== "true") body.shown = cell;
     if (mode !== "shown") body["true"] = cell;
-    api("POST", mapUrl("party/"), body).then(function (party) {
+    api("POST", mapUrl("party/"), body, "map.party", onMap()).then(function (party) {
       S.party = party;
       drawParty();
       if (C.mode === "editor") loadMap(S.map.id);
@@ -1046,11 +1052,11 @@
       }
       if (C.canManage) {
         info.appendChild(button(t.hidden ? L.show : L.hide, function () {
-          api("PATCH", mapUrl("tokens/" + t.id + "/"), { hidden: !t.hidden }).then(upsertToken).catch(fail);
+          api("PATCH", mapUrl("tokens/" + t.id + "/"), { hidden: !t.hidden }, "token.update", onMap({ token_id: t.id })).then(upsertToken).catch(fail);
         }));
         info.appendChild(button(L.remove, function () {
           if (!window.confirm(fmt(L.deleteToken, { name: t.name }))) return;
-          api("DELETE", mapUrl("tokens/" + t.id + "/")).then(function () { removeToken(t.id); }).catch(fail);
+          api("DELETE", mapUrl("tokens/" + t.id + "/"), undefined, "token.delete", onMap({ token_id: t.id })).then(function () { removeToken(t.id); }).catch(fail);
         }, "danger"));
       }
     } else {
@@ -1063,7 +1069,7 @@
       if (C.canManage) {
         info.appendChild(button(L.remove, function () {
           if (!window.confirm(L.deleteNote)) return;
-          api("DELETE", mapUrl("notes/" + n.id + "/")).then(function () {
+          api("DELETE", mapUrl("notes/" + n.id + "/"), undefined, "note.delete", onMap({ note_id: n.id })).then(function () {
             delete notes[n.id];
             drawNotes();
             selected = null;
@@ -1089,11 +1095,11 @@
   });
   onAction("round", function () {
     if (!S) return;
-    api("POST", mapUrl("round/")).then(function () { resetMovement(); }).catch(fail);
+    api("POST", mapUrl("round/"), undefined, "map.round", onMap()).then(function () { resetMovement(); }).catch(fail);
   });
   onAction("party-hide", function () {
     if (!S) return;
-    api("POST", mapUrl("party/"), { shown: null, reveal: null }).then(function (party) {
+    api("POST", mapUrl("party/"), { shown: null, reveal: null }, "map.party", onMap()).then(function (party) {
       S.party = party;
       drawParty();
     }).catch(fail);
@@ -1114,8 +1120,10 @@
       var id = mapSelect.value ? Number(mapSelect.value) : null;
       var current = S ? S.map.id : null;
       var request = id
-        ? api("POST", C.urls.map.replace("{id}", id) + "activate/", { active: true })
-        : current ? api("POST", C.urls.map.replace("{id}", current) + "activate/", { active: false }) : Promise.resolve();
+        ? api("POST", C.urls.map.replace("{id}", id) + "activate/", { active: true }, "map.activate", { map_id: id })
+        : current
+          ? api("POST", C.urls.map.replace("{id}", current) + "activate/", { active: false }, "map.activate", { map_id: current })
+          : Promise.resolve();
       request.then(function () { return loadMap(id); }).catch(fail);
     });
   }
@@ -1231,7 +1239,7 @@
       go.disabled = true;
       api("POST", C.urls.attack.replace("{id}", S.map.id), {
         attacker: from.id, target: target.id, weapon_id: select.value, attack: kind.value,
-      }).then(function (data) {
+      }, "map.attack", onMap()).then(function (data) {
         attackFrom = null;
         panel.classList.remove("choosing-target");
         showAttackResult(data);

@@ -1,6 +1,8 @@
 /* The live table: the event log over the socket, presence, hidden-roll verification and the
- * initiative tracker. Protocol: docs/table-protocol.md. Writes go over HTTP (htmx forms for
- * rolls and chat, the REST API for reveal and initiative); the socket only pushes.
+ * initiative tracker. Protocol: docs/table-protocol.md. Actions travel as `command` frames on
+ * the same socket (VTTApi.useSocket): the reveal and the initiative through VTTApi, the roll
+ * bar and chat (htmx forms) as the `roll` and `chat` commands while the socket is connected.
+ * With the socket down, VTTApi uses the REST API and htmx posts the forms as before.
  *
  * The socket client is socket.js's (shared with the character sheet); this file adds presence,
  * the connection badge and the frames besides the log's.
@@ -104,9 +106,12 @@
     toastTimer = setTimeout(function () { toastNode.hidden = true; }, 6000);
   }
 
-  /* The page's API calls (api.js); a field error names its field. */
-  function api(method, url, body) {
-    return window.VTTApi.request(method, url, body, { csrf: config.csrf, failed: L.failed, keyed: true });
+  /* The page's API calls (api.js); a field error names its field. `command`/`args` name the
+   * table action, sent over the socket when it is connected. */
+  function api(method, url, body, command, args) {
+    return window.VTTApi.request(method, url, body, {
+      csrf: config.csrf, failed: L.failed, keyed: true, command: command, args: args,
+    });
   }
 
   // ---- the log -----------------------------------------------------------------------------
@@ -389,7 +394,7 @@
 
   function reveal(rollId, button) {
     button.disabled = true;
-    api("POST", config.urls.reveal.replace("{id}", rollId)).then(function () {
+    api("POST", config.urls.reveal.replace("{id}", rollId), undefined, "roll.reveal", { roll_id: Number(rollId) }).then(function () {
       // The socket brings roll.reveal to everyone, this browser included.
     }, function (err) {
       button.disabled = false;
@@ -540,7 +545,7 @@
         });
         input.addEventListener("change", function () {
           var raw = input.value.trim();
-          initiativeCall("PATCH", config.urls.initiativeEntry.replace("{id}", entry.id),
+          initiativeCall("PATCH", config.urls.initiativeEntry.replace("{id}", entry.id), "initiative.update", entry.id,
             { value: raw === "" ? null : Number(raw) });
         });
         input.addEventListener("blur", function () {
@@ -556,7 +561,7 @@
           "aria-label": (entry.hidden ? L.show : L.hide) + ": " + entry.name,
         }, [icon(entry.hidden ? "eyeOff" : "eye")]);
         toggle.addEventListener("click", function () {
-          initiativeCall("PATCH", config.urls.initiativeEntry.replace("{id}", entry.id), { hidden: !entry.hidden });
+          initiativeCall("PATCH", config.urls.initiativeEntry.replace("{id}", entry.id), "initiative.update", entry.id, { hidden: !entry.hidden });
         });
         li.appendChild(toggle);
       }
@@ -566,7 +571,7 @@
         });
         remove.addEventListener("click", function () {
           if (!window.confirm(fmt(L.removeConfirm, { name: entry.name }))) return;
-          initiativeCall("DELETE", config.urls.initiativeEntry.replace("{id}", entry.id));
+          initiativeCall("DELETE", config.urls.initiativeEntry.replace("{id}", entry.id), "initiative.remove", entry.id);
         });
         li.appendChild(remove);
       }
@@ -576,8 +581,9 @@
 
   /* The socket brings the new snapshot to everyone; the response is applied only when the
    * socket is down, since it could be older than an event that already arrived. */
-  function initiativeCall(method, url, body) {
-    return api(method, url, body).then(function (snapshot) {
+  function initiativeCall(method, url, command, entryId, body) {
+    var args = entryId === null ? {} : { entry_id: entryId };
+    return api(method, url, body, command, args).then(function (snapshot) {
       if (uiState !== "connected" && snapshot && snapshot.entries) renderInitiative(snapshot);
       return snapshot;
     }, function (err) {
@@ -594,11 +600,11 @@
       if (question && !window.confirm(question)) return;
       var call;
       if (action === "next" || action === "previous") {
-        call = initiativeCall("POST", config.urls.initiativeStep, { direction: action });
+        call = initiativeCall("POST", config.urls.initiativeStep, "initiative.step", null, { direction: action });
       } else if (action === "sort") {
-        call = initiativeCall("POST", config.urls.initiativeOrder, { by_value: true });
+        call = initiativeCall("POST", config.urls.initiativeOrder, "initiative.order", null, { by_value: true });
       } else if (action === "reset" || action === "clear") {
-        call = initiativeCall("POST", config.urls.initiativeReset, { clear: action === "clear" });
+        call = initiativeCall("POST", config.urls.initiativeReset, "initiative.reset", null, { clear: action === "clear" });
       }
       if (call) {
         button.disabled = true;
@@ -618,7 +624,7 @@
       if (addForm.elements.hidden) body.hidden = addForm.elements.hidden.checked;
       var button = addForm.querySelector("button");
       button.disabled = true;
-      initiativeCall("POST", config.urls.initiative, body).then(function () {
+      initiativeCall("POST", config.urls.initiative, "initiative.add", null, body).then(function () {
         addForm.elements.value.value = "";
         if (config.isReferee) addForm.elements.name.value = "";
       }, function () {}).then(function () { button.disabled = false; });
@@ -657,6 +663,114 @@
   });
   document.body.addEventListener("htmx:sendError", function () { toast(L.failed); });
 
+  // ---- the roll bar and chat as socket commands ----------------------------------------------
+  // While the socket is connected the two htmx forms are sent as the `roll` and `chat`
+  // commands (htmx's request is cancelled in htmx:confirm); the answer is shown where the
+  // fragment would have been, and the form reset as the fragment resets it. With the socket
+  // down, htmx posts them to the page views as before.
+
+  function audience() {
+    var params = {};
+    if (visibility) params.visibility = visibility.value || "everyone";
+    if (params.visibility === "whisper" && recipient && recipient.value) {
+      params.target_id = Number(recipient.value);
+    }
+    return params;
+  }
+
+  function formBusy(form, busy) {
+    if (busy) form.setAttribute("data-sending", ""); else form.removeAttribute("data-sending");
+    Array.prototype.forEach.call(form.querySelectorAll("button"), function (button) {
+      button.disabled = busy;
+    });
+  }
+
+  function formKey(form) {
+    var field = form.elements.idempotency_key;
+    return field && field.value ? field.value : window.VTTApi.newKey();
+  }
+
+  function errorNode(err) {
+    var node = h("div", { "class": "msg error", role: "alert", "data-code": err.code || "" }, [err.message || L.failed]);
+    var fields = (err.data && err.data.fields) || {};
+    Object.keys(fields).forEach(function (name) {
+      (Array.isArray(fields[name]) ? fields[name] : []).forEach(function (text) {
+        if (text !== err.message) { node.appendChild(h("br")); node.appendChild(h("small", { text: text })); }
+      });
+    });
+    return node;
+  }
+
+  function showRoll(box, result) {
+    var last = box.querySelector(".roll-done");
+    // the same roll again: a retry with the key of a roll already made (nothing new rolled)
+    var again = !!last && last.getAttribute("data-roll-id") === String(result.roll_id);
+    var shown = result.visibility !== "blind";
+    box.textContent = "";
+    box.appendChild(h("div", {
+      "class": "roll-done", "data-roll-id": String(result.roll_id), "data-created": again ? "0" : "1",
+    }, [
+      shown ? h("span", { "class": "roll-done-text", text: result.text || result.notation + " = " + result.total }) : L.blindSent,
+      again ? " " : null,
+      again ? h("small", { "class": "muted", text: L.sentTwice }) : null,
+    ]));
+  }
+
+  function sendRoll(form, trigger) {
+    var box = document.getElementById("roll-result");
+    var submitter = trigger && trigger.submitter;
+    var quick = submitter && submitter.name === "quick" ? submitter.value : "";
+    var notation = quick || (form.elements.notation ? form.elements.notation.value.trim() : "");
+    if (!notation) {
+      box.textContent = "";
+      box.appendChild(errorNode({ message: L.typeNotation, code: "invalid" }));
+      return;
+    }
+    var params = Object.assign({ notation: notation }, audience());
+    var labelField = form.elements.label;
+    if (labelField && labelField.value) params.label = labelField.value;
+    formBusy(form, true);
+    window.VTTApi.request("POST", config.urls.roll, params, {
+      csrf: config.csrf, failed: L.failed, command: "roll", args: {}, key: formKey(form),
+    }).then(function (result) {
+      showRoll(box, result);
+      if (form.elements.idempotency_key) form.elements.idempotency_key.value = window.VTTApi.newKey();
+      if (labelField) labelField.value = "";
+    }, function (err) {
+      box.textContent = "";
+      box.appendChild(errorNode(err));
+    }).then(function () { formBusy(form, false); });
+  }
+
+  function sendChat(form) {
+    var input = form.elements.text;
+    var params = Object.assign({ text: input.value.trim() }, audience());
+    var shown = form.querySelector(".msg.error");
+    formBusy(form, true);
+    window.VTTApi.request("POST", config.urls.chat, params, {
+      csrf: config.csrf, failed: L.failed, command: "chat", args: {}, key: formKey(form),
+    }).then(function () {
+      input.value = "";
+      if (shown) shown.remove();
+    }, function (err) {
+      if (shown) shown.remove();
+      form.appendChild(errorNode(err));
+    }).then(function () {
+      formBusy(form, false);
+      input.focus();
+    });
+  }
+
+  document.body.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt;
+    if (!form || (form.id !== "roll-form" && form.id !== "chat-form")) return;
+    if (!sock || sock.state() !== "connected") return;  // htmx posts the form as before
+    event.preventDefault();
+    if (form.hasAttribute("data-sending")) return;  // as hx-sync="this:drop"
+    if (form.id === "roll-form") sendRoll(form, event.detail.triggeringEvent);
+    else sendChat(form);
+  });
+
   // ---- start ---------------------------------------------------------------------------------
 
   earlierButton.addEventListener("click", loadEarlier);
@@ -682,6 +796,7 @@
     everyState: true,
     reloadIfBehind: true,
   });
+  window.VTTApi.useSocket(sock);
 
   // For tests and the curious: read-only views of the client's state, and the frame handler.
   window.VTTTable = {

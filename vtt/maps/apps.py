@@ -11,4 +11,5 @@ class MapsConfig(AppConfig):
         # The travel day keeps the campaign's travel state in step with role checks made on
         # the sheets (an outcome hook registered with the characters' move service); an attack
         # reads the combat under way from the server (a parameter hook), whichever path made it.
-        from vtt.maps import combat, travel  # noqa: F401
+        # The map's commands register for the API views and the table socket alike.
+        from vtt.maps import combat, commands, travel  # noqa: F401

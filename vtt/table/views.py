@@ -122,6 +122,8 @@ def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any
         "urls": {
             "ws": f"/ws/campaigns/{campaign.pk}/",
             "events": reverse("api-events", args=[campaign.pk]),
+            "roll": reverse("api-rolls", args=[campaign.pk]),
+            "chat": reverse("api-chat", args=[campaign.pk]),
             "reveal": reverse("api-roll-reveal", args=[campaign.pk, 0]).replace("/0/", "/{id}/"),
             "initiative": reverse("api-initiative", args=[campaign.pk]),
             "initiativeEntry": reverse("api-initiative-entry", args=[campaign.pk, 0]).replace(
@@ -199,6 +201,10 @@ def js_labels() -> dict[str, str]:
         "hiddenTurn": _("A hidden participant acts."),
         "failed": _("The request failed. Check the connection and try again."),
         "nobody": _("No one else is here."),
+        # the roll bar and chat sent as socket commands show what their fragments show
+        "blindSent": _("Blind roll sent: only the referee sees the result."),
+        "sentTwice": _("(sent twice: this is the first roll, not a new one)"),
+        "typeNotation": _("Type dice notation, for example 2d6+1."),
         "notationOf": _("Dice"),
         "total": _("Total"),
         "roles": {role.value: str(role.label) for role in Role},
