@@ -20,6 +20,7 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from vtt.accounts.middleware import socket_language
 from vtt.core import commands, jsonsafe
 from vtt.core.middleware import MAX_ID
 from vtt.core.outage import BREAKER, DatabaseDown, is_unavailable, warn
@@ -81,8 +82,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group: str | None = None
         self.conn_id = secrets.token_hex(6)
         user = self.scope.get("user")
-        language = getattr(user, "language", None)
-        self.language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        # A page: the user's saved language; a script: its Accept-Language (one rule for the
+        # API and the socket, vtt/accounts/middleware.py).
+        self.language = socket_language(self.scope)
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
         membership = (
             await database_sync_to_async(membership_for)(user, self.campaign_id)

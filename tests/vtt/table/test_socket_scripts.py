@@ -82,11 +82,11 @@ async def test_the_token_decides_who_even_with_a_session_cookie(table):
     "header", [b"Token nope", b"Token", b"Token a b", b"token  ", b"TOKEN x"], ids=str
 )
 async def test_a_bad_token_refuses_the_handshake(table, header):
-    bot, connected = await open_real(table.campaign.pk, [(b"authorization", header)])
+    _bot, connected = await open_real(table.campaign.pk, [(b"authorization", header)])
     assert not connected
     # a bad token is refused even beside a valid session and the site's own Origin
     cookie = await database_sync_to_async(session_cookie)(table.referee)
-    page, connected = await open_real(
+    _page, connected = await open_real(
         table.campaign.pk,
         [
             (b"authorization", header),
