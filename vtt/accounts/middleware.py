@@ -17,7 +17,6 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import (
     get_supported_language_variant,
     parse_accept_lang_header,
@@ -99,7 +98,5 @@ class UserLanguageMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         response.headers.setdefault("Vary", "Cookie")
-        if is_scripted(request):
-            patch_vary_headers(response, ("Accept-Language", "Authorization"))
         translation.deactivate()
         return response

@@ -233,7 +233,7 @@ def test_an_api_token_with_accept_language_gets_english(table):
     response = _step(Client(), table, authorization=f"Token {key}", accept_language="en")
     assert response.status_code == 403
     assert response.json()["detail"] == EN_DENIED
-    assert response["Content-Language"] == "en" and "Accept-Language" in response["Vary"]
+    assert response["Content-Language"] == "en"
     # quality values: English preferred over Russian
     response = _step(
         Client(), table, authorization=f"Token {key}", accept_language="ru;q=0.3, en-US;q=0.7"
