@@ -15,6 +15,7 @@ from django.conf import settings  # noqa: E402
 
 from vtt.core.origin import SiteOriginValidator  # noqa: E402
 from vtt.core.outage import SocketOutageGuard  # noqa: E402
+from vtt.core.socket_auth import TokenAuthMiddleware  # noqa: E402
 from vtt.routing import websocket_urlpatterns  # noqa: E402
 
 if settings.EMBEDDED_WORKER:
@@ -25,10 +26,13 @@ if settings.EMBEDDED_WORKER:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Only the site's own pages (scheme, host and port: vtt/core/origin.py) open a socket.
+        # Only the site's own pages (scheme, host and port: vtt/core/origin.py) open a socket,
+        # and scripts with an API token and no Origin (vtt/core/socket_auth.py).
         # An outage of PostgreSQL or Redis: an error frame and close 4503, not a dead socket.
         "websocket": SiteOriginValidator(
-            SocketOutageGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            SocketOutageGuard(
+                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

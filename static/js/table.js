@@ -32,8 +32,6 @@
     h: h, entryShell: entryShell, config: config, me: me, members: members, labels: L
   };
 
-  var PEER_TIMEOUT = 75000;
-
   // ---- small helpers -----------------------------------------------------------------------
 
   function h(tag, attrs, children) {
@@ -448,7 +446,8 @@
     }
   }
 
-  /* The socket went away: who was online is no longer known. */
+  /* The socket went away: who was online is no longer known. The next connection's snapshot
+   * (a `here` from every socket at the table) tells again. */
   function forgetPeers() {
     peers.clear();
     renderPresence();
@@ -456,21 +455,21 @@
 
   // ---- presence ------------------------------------------------------------------------------
 
+  // Who is at the table, by connection: the snapshot after connecting (one `here` per socket
+  // already there), then changes (`join`, `leave`). Nothing is repeated, so nothing times out.
   var presenceList = document.getElementById("presence");
-  var peers = new Map(); // connection id -> {user, seen}
+  var peers = new Map(); // connection id -> user
 
   function onPresence(frame) {
     if (frame.op === "leave") peers.delete(frame.conn);
-    else peers.set(frame.conn, { user: frame.user, seen: Date.now() });
+    else peers.set(frame.conn, frame.user); // "here" (the snapshot) or "join"
     renderPresence();
   }
 
   function renderPresence() {
-    var now = Date.now();
-    var users = new Map();
-    peers.forEach(function (peer, id) {
-      if (now - peer.seen > PEER_TIMEOUT) { peers.delete(id); return; }
-      if (peer.user.id !== me.id) users.set(peer.user.id, peer.user);
+    var users = new Map(); // one line per person, however many tabs they have open
+    peers.forEach(function (user) {
+      if (user.id !== me.id) users.set(user.id, user);
     });
     presenceList.textContent = "";
     var online = uiState === "connected";
@@ -494,8 +493,6 @@
   function roleLabel(role) {
     return (L.roles && L.roles[role]) || role;
   }
-
-  setInterval(renderPresence, 15000);
 
   // ---- initiative ----------------------------------------------------------------------------
 

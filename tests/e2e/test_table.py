@@ -134,6 +134,12 @@ def test_two_browsers_see_each_others_rolls_and_a_reload_keeps_the_log(new_page)
     # presence: the referee sees Alice and Boris at the table
     expect(gm.locator("#presence")).to_contain_text("Алиса")
     expect(gm.locator("#presence")).to_contain_text("Борис")
+    # Boris's snapshot on connect: those already at the table answered his join
+    expect(boris.locator("#presence")).to_contain_text("Алиса")
+    # a page that goes away is a leave, at once (no 75 s forgetting any more)
+    boris.close()
+    expect(gm.locator("#presence")).not_to_contain_text("Борис", timeout=3000)
+    expect(pc.locator("#presence")).not_to_contain_text("Борис", timeout=3000)
 
     # a reload shows the same log
     pc.reload()

@@ -129,7 +129,6 @@ async def test_a_long_session_keeps_its_slot_and_a_dead_one_frees_itself(
 
     monkeypatch.setattr(consumers, "SLOT_SECONDS", 2)  # whole seconds: Redis's EXPIRE
     monkeypatch.setattr(consumers, "SLOT_REFRESH_SECONDS", 0.5)
-    monkeypatch.setattr(consumers, "PRESENCE_EVERY", 0.25)
     settings.SOCKETS_PER_USER = 3
     cookie = await database_sync_to_async(session_cookie)(table.player)
     live = [await open_socket(table.player, table.campaign.pk, cookie=cookie) for _ in range(2)]

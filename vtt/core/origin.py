@@ -5,6 +5,13 @@ plain ``http://`` (a network attacker's copy of the site, say) could open a sock
 ``https://`` site with the visitor's cookie. This is the rule Django's CSRF check applies to
 form posts: the Origin must be ``<scheme>://<host>`` of this very request, or be listed in
 ``CSRF_TRUSTED_ORIGINS``.
+
+A script is no browser: it sends no Origin, and authenticates with its API token in a header
+(vtt/core/socket_auth.py). A handshake with ``Authorization: Token …`` and *no* Origin is let
+through to that check. The Origin rule protects a visitor's cookie from other sites' pages, and
+a browser always sends an Origin on a websocket and cannot set an Authorization header there,
+so this opens nothing to a page: a handshake that carries a foreign Origin is refused, token or
+not.
 """
 
 from __future__ import annotations
@@ -15,6 +22,8 @@ from urllib.parse import urlsplit
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import is_same_domain, split_domain_port, validate_host
+
+from vtt.core.socket_auth import token_header
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -94,12 +103,18 @@ def _allowed_hosts() -> list[str]:
 
 
 class SiteOriginValidator:
-    """ASGI wrapper for websockets: refuse the handshake (403) unless ``origin_allowed``."""
+    """ASGI wrapper for websockets: refuse the handshake (403) unless ``origin_allowed``, or
+    it is a script's: no Origin at all and an API token header (checked further in)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if origin_allowed(scope):
+        if origin_allowed(scope) or _scripted(scope):
             return await self.application(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)
+
+
+def _scripted(scope: dict[str, Any]) -> bool:
+    """No Origin and an ``Authorization: Token`` header: a script, not a page."""
+    return _header(scope, b"origin") is None and token_header(scope) is not None

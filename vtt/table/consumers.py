@@ -9,7 +9,6 @@ import json
 import logging
 import random
 import secrets
-import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -19,6 +18,7 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from vtt.accounts.middleware import socket_language
 from vtt.core import commands, jsonsafe
 from vtt.core.middleware import MAX_ID
 from vtt.core.outage import BREAKER, DatabaseDown, is_unavailable, warn
@@ -30,26 +30,25 @@ log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 16 * 1024
 REPLAY_BATCH = 500
-PRESENCE_EVERY = 30  # seconds; browsers forget a peer not heard from for 75 s
 CLOSE_NOT_MEMBER = 4403
 CLOSE_TOO_MANY = 4429
 
 
 class TableConsumer(AsyncWebsocketConsumer):
-    presence_task: asyncio.Task | None = None
+    slot_task: asyncio.Task | None = None
     group: str | None = None
     cleaned_up = False  # disconnect() left the group and released the slot
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         """Clean up however the socket ends. Channels skips ``disconnect`` when a handler or
         the channel layer raises (PostgreSQL or Redis down, see vtt/core/outage.py): the
-        presence task would run on for ever, and the group would keep sending to a channel
+        slot task would run on for ever, and the group would keep sending to a channel
         nobody reads until the group entry expires (a day)."""
         try:
             await super().__call__(scope, receive, send)
         finally:
-            if self.presence_task is not None:
-                self.presence_task.cancel()
+            if self.slot_task is not None:
+                self.slot_task.cancel()
             if self.group is not None and not self.cleaned_up:
                 try:
                     await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -62,12 +61,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.buffer: list[dict[str, Any]] = []
         self.cursor = 0  # the last event of the log this socket has dealt with, seen or not
         self.sent = 0  # the position the browser has: the last event or replay cursor sent
-        self.presence_task: asyncio.Task | None = None
+        self.slot_task: asyncio.Task | None = None
         self.group: str | None = None
         self.conn_id = secrets.token_hex(6)
         user = self.scope.get("user")
-        language = getattr(user, "language", None)
-        self.language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        # A page: the user's saved language; a script: its Accept-Language (one rule for the
+        # API and the socket, vtt/accounts/middleware.py).
+        self.language = socket_language(self.scope)
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
         membership = (
             await database_sync_to_async(membership_for)(user, self.campaign_id)
@@ -90,11 +90,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = group_name(self.campaign_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send({"type": "welcome", "user": self.user_info, "conn": self.conn_id})
-        self.presence_task = asyncio.create_task(self._announce_forever())
+        self.slot_task = asyncio.create_task(self._keep_slot_forever())
 
     async def disconnect(self, code: int) -> None:
-        if self.presence_task:
-            self.presence_task.cancel()
+        if self.slot_task:
+            self.slot_task.cancel()
         if self.group:
             self.cleaned_up = True
             try:
@@ -271,7 +271,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send({"type": "reauth"})
             await self.close(code=4000)
 
+    # Presence: a snapshot on connect, then changes (docs/table-protocol.md, "Presence"). A
+    # socket that becomes ready says ``join`` to the table once; every socket already ready
+    # answers it with one ``here`` sent to the newcomer alone, so the newcomer's snapshot is
+    # those answers, and the others learn of it from the join; ``leave`` on disconnect. No
+    # shared state and nothing periodic: traffic grows with the sockets that come and go,
+    # not with the square of the table, and a killed process's sockets simply do not answer
+    # the next newcomer (its users' browsers reconnect and join again).
+
     async def presence_join(self, message: dict[str, Any]) -> None:
+        """Another socket is at the table: tell the browser, and answer it with our ``here``
+        (its snapshot). A socket not yet ready says ``join`` itself once it is."""
         if message["conn"] == self.conn_id:
             return
         await self._send(
@@ -284,6 +294,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     async def presence_here(self, message: dict[str, Any]) -> None:
+        """One connection of this socket's snapshot (an answer to its join)."""
         await self._send(
             {"type": "presence", "op": "here", "conn": message["conn"], "user": message["user"]}
         )
@@ -301,27 +312,19 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # --- helpers ------------------------------------------------------------------------------
 
-    async def _announce_forever(self) -> None:
-        """Say "here" to the table every PRESENCE_EVERY seconds and, every
-        SLOT_REFRESH_SECONDS, push back the expiry of this socket's slot in the per-user cap
-        (``_refresh_slot``): a slot set to expire once, at connect, freed itself while the
-        socket still lived, and a long session then let the user open one more."""
-        # The first announcement comes at a random point of the period: after a restart every
-        # browser reconnects at once, and without the jitter they would all announce in the
-        # same second, every 30 s, for as long as the process runs (docs/performance.md).
-        delay = random.uniform(0, PRESENCE_EVERY)
-        refreshed = time.monotonic()
+    async def _keep_slot_forever(self) -> None:
+        """Every SLOT_REFRESH_SECONDS push back the expiry of this socket's slot in the
+        per-user cap (``_refresh_slot``): a slot set to expire once, at connect, freed itself
+        while the socket still lived, and a long session then let the user open one more."""
+        # The first refresh comes at a random point of the period: after a restart every
+        # browser reconnects at once, and without the jitter their refreshes would all fall in
+        # the same second, every period, for as long as the process runs.
+        delay = random.uniform(SLOT_REFRESH_SECONDS / 2, SLOT_REFRESH_SECONDS)
         try:
             while True:
                 await asyncio.sleep(delay)
-                delay = PRESENCE_EVERY
-                if time.monotonic() - refreshed >= SLOT_REFRESH_SECONDS:
-                    refreshed = time.monotonic()
-                    await self._keep_slot()
-                if self.ready:
-                    await self._group(
-                        {"type": "presence.here", "conn": self.conn_id, "user": self.user_info}
-                    )
+                delay = SLOT_REFRESH_SECONDS
+                await self._keep_slot()
         except asyncio.CancelledError:
             pass
 
@@ -332,7 +335,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         except Exception as exc:
             # Try again at the next refresh (the slot outlives several of them); the socket
-            # and its presence announcements go on meanwhile.
+            # goes on meanwhile.
             if is_unavailable(exc):  # Redis restarting
                 warn("table socket slot refresh", exc)
             else:
