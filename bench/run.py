@@ -393,7 +393,9 @@ class Phase:
     clock_seconds: int = 0
 
 
-def django_env(database_url: str, redis_url: str, tag: str) -> dict[str, str]:
+def django_env(database_url: str, redis_url: str, tag: str, root: Path = ROOT) -> dict[str, str]:
+    """The server's environment; ``root`` is the tree whose code runs (``bench.compare``
+    passes the base commit's)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env.update(
         {
@@ -401,7 +403,7 @@ def django_env(database_url: str, redis_url: str, tag: str) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1",
             # Measure the tree this bench lives in, whatever the venv's editable install says.
             "PYTHONPATH": os.pathsep.join(
-                p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
+                p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p
             ),
             "DEBUG": "0",
             "SECRET_KEY": secrets.token_urlsafe(50),
@@ -473,7 +475,7 @@ def run_phase(
         stderr=(work / f"{name}-clients.log").open("wb"),
     )
     loadgen = profiler = None
-    tag = f"{name:<9}"
+    tag = f"{name:<8} "
     try:
         ready = read_line(clients, connect_budget)
         print(f"{tag}clients {ready or 'did not report READY'}", flush=True)
@@ -482,7 +484,9 @@ def run_phase(
         cpu0 = {f"server{i}": proc_cpu_s(p.pid) for i, p in enumerate(phase.servers)}
         worker0 = [tree_cpu_s(w.pid) for w in phase.workers]
         redis0, pg0 = redis_cpu(redis_url), postgres_cpu()
-        start_at = time.time() + 1.5
+        # let the joins' presence fan-out (each socket to its whole table) settle first
+        settle = 1.5 + 0.0005 * sum(len(t["sessions"]) ** 2 for t in plan["tables"])
+        start_at = time.time() + settle
         spec = {
             "rate": args.rate,
             "duration": args.duration,
@@ -639,8 +643,15 @@ def start_profiler(phase: Phase, args, work: Path, start_at: float) -> subproces
 
 
 @contextlib.contextmanager
-def daphne_servers(args: argparse.Namespace, env: dict[str, str], work: Path) -> Iterator[Phase]:
-    """``--daphne-procs`` daphne processes on one port, started as the Procfile starts one.
+def daphne_servers(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    work: Path,
+    root: Path = ROOT,
+    bin_dir: Path = BIN,
+) -> Iterator[Phase]:
+    """``--daphne-procs`` daphne processes on one port, started as the Procfile starts one
+    (from ``root`` with ``bin_dir``'s daphne: ``bench.compare`` runs another tree's).
     Each gets its own ``SO_REUSEPORT`` listening socket, so the kernel spreads connections
     evenly over them, as a load balancer in front of several web processes would."""
     listeners: list[socket.socket] = []
@@ -659,11 +670,11 @@ def daphne_servers(args: argparse.Namespace, env: dict[str, str], work: Path) ->
     try:
         for i, listener in enumerate(listeners):
             fd = listener.fileno()
-            cmd = [str(BIN / "daphne"), "--fd", str(fd), "--proxy-headers", *extra]
+            cmd = [str(bin_dir / "daphne"), "--fd", str(fd), "--proxy-headers", *extra]
             phase.servers.append(
                 subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
                     [*cmd, "vtt.asgi:application"],
-                    cwd=ROOT,
+                    cwd=root,
                     env=env,
                     pass_fds=[fd],
                     stdout=(work / f"daphne{i}.log").open("wb"),

@@ -195,7 +195,7 @@ class Summary:
         return self.delivered / self.window if self.window > 0 else 0.0
 
     def lines(self) -> list[str]:
-        tag = f"{self.name:<9}"
+        tag = f"{self.name:<8} "
         rss = " ".join(f"{k}={v:.0f}" for k, v in self.rss_mb.items())
         cpu = " ".join(f"{k}={v:.1f}" for k, v in self.cpu_s.items())
         mixed = [k for k in self.kinds.values() if k.sent]
@@ -237,7 +237,8 @@ class Summary:
         cpu_all = f" all kinds: {self.cpu_ms_all:.2f}" if not math.isnan(self.cpu_ms_all) else ""
         out.append(
             f"{tag}result{via}: latency from the send to every other socket of the table, "
-            f"errors, web CPU ms per action{cpu_all}"
+            f"errors, web CPU ms per action{cpu_all} (sockets that failed to join: "
+            f"{self.connect_errors}, dropped: {self.drops})"
         )
         out += [k.result_line(f"{tag}  ") for k in mixed]
         return out
