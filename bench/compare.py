@@ -110,6 +110,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--base", default="0ff6ee7", help="git revision of the base (before issue 19)")
     p.add_argument("--base-dir", default="", help="its worktree (default /tmp/bench-base-<rev>)")
     p.add_argument("--base-venv", default=str(Path(tempfile.gettempdir()) / "bench-base-venv"))
+    p.add_argument(
+        "--head-dir",
+        default="",
+        help="the tree measured as head (default: this one), e.g. a worktree of a merge to come",
+    )
+    p.add_argument("--head-venv", default="", help="its venv (default: this one's)")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--duration", type=float, default=10.0, help="seconds of sending per kind")
     p.add_argument("--grace", type=float, default=3.0, help="seconds after each kind's window")
@@ -348,15 +354,17 @@ def main(argv: list[str] | None = None) -> int:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     base = prepare_base(args)
-    head = Tree("head", ROOT, BIN, ("socket", "http"), git_rev(ROOT))
+    head_root = Path(args.head_dir).resolve() if args.head_dir else ROOT
+    head_bin = Path(args.head_venv) / "bin" if args.head_venv else BIN
+    head = Tree("head", head_root, head_bin, ("socket", "http"), git_rev(head_root))
     trees = [base, head]
     kinds = [next(k for k in KINDS if w[k]) for w in args.windows]
     work = Path(tempfile.mkdtemp(prefix="vtt-compare-"))
     print(machine(), flush=True)
     print(
         f"compare  base={base.rev[:10]} ({args.base}; driven by HTTP: it has no socket commands, "
-        f"and HTTP is what its browsers sent) head={head.rev[:10]} (this tree: socket commands, "
-        "then HTTP as scripts send)",
+        f"and HTTP is what its browsers sent) head={head.rev[:10]} ({head.root}: socket "
+        "commands, then HTTP as scripts send)",
         flush=True,
     )
     print(
