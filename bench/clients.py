@@ -290,6 +290,7 @@ class Run:
             line = await asyncio.wait_for(stdin.readline(), max(1.0, deadline - time.time()))
             if line.startswith(b"START "):
                 spec = json.loads(line[6:])
+                spec.pop("send", None)
                 sender = asyncio.create_task(self.send_actions(spec))
                 await asyncio.wait_for(stdin.readline(), max(1.0, deadline - time.time()))
         if sender is not None and not sender.done():

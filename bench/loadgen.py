@@ -397,8 +397,10 @@ async def run(
 ) -> list[dict[str, Any]]:
     """Send the planned actions (``spec``: ``plan_actions``' keywords) as API calls."""
     tables = plan["tables"]
+    spec = dict(spec)
+    send = spec.pop("send", True)  # False: the sockets send the actions, this only the clocks
     start_at = spec["start_at"]
-    actions = plan_actions(plan, **spec)
+    actions = plan_actions(plan, **spec) if send else []
     records: list[dict[str, Any]] = []
     pool: Any = RawPool(base) if client == "raw" else HttpxPool(base)
 

@@ -442,12 +442,14 @@ def run_phase(
     via: str,
     name: str,
     token_offset: int = 0,
+    clocks: bool = True,
 ) -> Summary:
     """One phase: the clients join, the actions go out (``via`` socket: the roller sockets send
     command frames; ``via`` http: the load generator calls the API), one window per kind; the
     web processes' CPU is read at each window's edges, so each kind gets its own CPU per
     action."""
     plan = json.loads(plan_path.read_text())
+    clock_seconds = phase.clock_seconds if clocks else 0
     n_sockets = sum(len(t["sessions"]) for t in plan["tables"])
     windows = args.windows
     span = len(windows) * (args.duration + args.grace)
@@ -495,11 +497,12 @@ def run_phase(
             "gap": args.grace,
             "run_id": f"{name}{secrets.token_hex(3)}",
             "token_offset": token_offset,
+            "send": via == "http",
         }
         if via == "socket":
             clients.stdin.write(b"START " + json.dumps(spec).encode() + b"\n")
             clients.stdin.flush()
-        else:
+        if via == "http" or clock_seconds:  # the clocks start over HTTP, as the referee
             spec_path = work / f"{name}-spec.json"
             spec_path.write_text(json.dumps(spec))
             loadgen = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
@@ -518,7 +521,7 @@ def run_phase(
                     "--client",
                     args.http_client,
                     "--clock-seconds",
-                    str(phase.clock_seconds),
+                    str(clock_seconds),
                 ],
                 cwd=ROOT,
                 stderr=(work / f"{name}-loadgen.log").open("wb"),
@@ -560,24 +563,25 @@ def run_phase(
             if proc is not None:
                 stop(proc)
     received = json.loads((work / f"{name}-clients.json").read_text())
-    if via == "socket":
-        sent = {"records": received["records"], "peak_rss_mb": 0.0, "cpu_s": 0.0}
-    else:
+    sent: dict[str, Any] = {"records": [], "peak_rss_mb": 0.0, "cpu_s": 0.0}
+    if loadgen is not None:
         sent = json.loads((work / f"{name}-loadgen.json").read_text())
+    if via == "socket":
+        sent["records"] += received["records"]
     summary = summarise(
         name,
         sent=sent["records"],
         received=received,
         clients_per_table=len(plan["tables"][0]["sessions"]) if plan["tables"] else 0,
         warmup_s=args.warmup,
-        clock_seconds=phase.clock_seconds,
+        clock_seconds=clock_seconds,
         table_ids=[t["id"] for t in plan["tables"]],
     )
     summary.via = via
     window_cpu(summary, sent["records"], windows, edges)
     summary.rss_mb = {**rss, "clients": received["peak_rss_mb"]}
     summary.cpu_s = {**cpu, "clients": received["cpu_s"]}
-    if via == "http":
+    if loadgen is not None:
         summary.rss_mb["loadgen"] = sent["peak_rss_mb"]
         summary.cpu_s["loadgen"] = sent["cpu_s"]
     for sample in (
@@ -916,6 +920,7 @@ def main(argv: list[str] | None = None) -> int:
                                 via=via,
                                 name=via,
                                 token_offset=n * args.token_stride,
+                                clocks=n == 0,  # started once; they keep running after
                             )
                             _print(summaries[via])
                 for name in ("baseline", "floorpg"):
