@@ -9,7 +9,7 @@ PORT ?= 8000
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint format venv venv-dev messages bench bench-full chaos clean
+.PHONY: run test lint format venv venv-dev messages bench bench-compare bench-full chaos clean
 
 $(RUN_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -55,12 +55,19 @@ messages: $(RUN_STAMP)
 ## (docs/performance.md). Quick CI smoke: make bench BENCH_ARGS=--quick
 TABLES ?= 100
 CLIENTS ?= 6
-DURATION ?= 60
+DURATION ?= 30
 RATE ?= 1
 BENCH_ARGS ?=
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench --tables $(TABLES) --clients $(CLIENTS) --duration $(DURATION) \
 		--rate $(RATE) $(BENCH_ARGS)
+
+## The same load against the commit before issue 19 (BASE) and this tree, alternating ROUNDS
+## times: docs/performance.md, "Side by side".
+BASE ?= 0ff6ee7
+ROUNDS ?= 2
+bench-compare: $(DEV_STAMP)
+	$(BIN)/python -m bench compare --base $(BASE) --rounds $(ROUNDS) $(BENCH_ARGS)
 
 ## Faults, long version: kill -9 web processes and a Celery worker, restart Redis, stop
 ## PostgreSQL, on private servers started for the run; prints the figures quoted in

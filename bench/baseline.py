@@ -7,8 +7,10 @@ and a token move (``/api/campaigns/<id>/maps/<m>/tokens/<t>/move/``) do the same
 ``move`` and a players' ``map.token`` event (``--plan`` says which table a sheet is on).
 The websocket side speaks just enough of the table protocol for the same clients:
 ``welcome``, ``hello`` → an empty ``replay``, then ``{"type":"event","prev":P,"event":{...}}``
-frames. Same clients, same load generator, same measurement: whatever the real server adds on
-top of this is the cost of the product.
+frames; a ``command`` frame (``roll``, ``character.move``, ``token.move``) does what its POST
+does and answers an ``ack`` on the sender's socket, as the table's socket commands do. Same
+clients, same load generator, same measurement: whatever the real server adds on top of this
+is the cost of the product.
 """
 
 from __future__ import annotations
@@ -93,10 +95,28 @@ class Tables:
         await ws.send(json.dumps({"type": "replay", "after": 0, "cursor": head, "events": []}))
         self.sockets.setdefault(table, set()).add(ws)
         try:
-            async for _frame in ws:
-                pass
+            async for raw in ws:
+                with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+                    frame = json.loads(raw)
+                    if frame.get("type") == "command":
+                        await ws.send(json.dumps(await self.command(table, frame)))
         finally:
             self.sockets[table].discard(ws)
+
+    async def command(self, table: int, frame: dict[str, Any]) -> dict[str, Any]:
+        """A socket command: the action, then its ``ack`` (or an ``error`` frame)."""
+        name, args = frame.get("command"), frame.get("args") or {}
+        params = frame.get("params") or {}
+        if name == "roll":
+            status, result = 201, await self.roll(table, params)
+        elif name == "character.move":
+            status, result = 201, await self.move(int(args["cid"]), str(args["move"]))
+        elif name == "token.move":
+            result = await self.token(table, int(args["map_id"]), int(args["token_id"]), params)
+            status = 200
+        else:
+            return {"type": "error", "key": frame.get("key"), "status": 400, "code": "unknown"}
+        return {"type": "ack", "key": frame.get("key"), "status": status, "result": result}
 
     async def roll(self, table: int, body: dict[str, Any]) -> dict[str, Any]:
         faces = [random.randint(1, 6), random.randint(1, 6)]

@@ -15,9 +15,18 @@ referee's socket gets a blind referee copy too, which is not counted). ``turn.en
 recorded apart, as ``clk<campaign>-<turn>`` with the turn's scheduled end (its next deadline
 minus the turn length), to measure how late turns end.
 
+The roller sockets act as browsers do (``--via socket``): after ``READY`` the parent sends
+``START <spec>`` (``bench.loadgen.plan_actions``' keywords, JSON) and each roller sends its
+table's actions as ``command`` frames on its own socket at their scheduled times, open loop,
+and matches the ``ack`` or ``error`` frame by its key (the record's answer time and status).
+Arrivals are recorded by the client's index in its table, so the report can leave the sender
+out of its own action's latencies. A duplicate or out-of-order event is also counted by the
+bench kind of the event (``roll``, ``move``, ``token``, ``other``).
+
 Protocol with the parent, one line each: stdout ``READY <ok> <failed>`` once every client is
-connected (or failed); stdin ``STOP`` (or EOF, or the deadline) ends the run; the report goes
-to ``--out`` as JSON, then stdout ``DONE``.
+connected (or failed); stdin ``START <spec>`` (optional: the roller sockets send), then
+``STOP`` (or EOF, or the deadline) ends the run; the report goes to ``--out`` as JSON, then
+stdout ``DONE``.
 """
 
 from __future__ import annotations
@@ -36,6 +45,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.loadgen import plan_actions
+
 HANDSHAKE_CONCURRENCY = 64
 STEP_TIMEOUT = 30.0
 
@@ -51,11 +62,18 @@ def label_of(event: dict[str, Any], moves: dict[Any, int]) -> str | None:
         return f"mv{cid}#{n}"
     if kind == "map.token":
         token = payload.get("token") or {}
-        if payload.get("audience") != "players" or "id" not in token:
+        if payload.get("audience", "players") != "players" or "id" not in token:
             return None
         return f"tok{token['id']}@{token.get('col')},{token.get('row')}"
     label = payload.get("label")
     return label if isinstance(label, str) and label else None
+
+
+EVENT_KINDS = {"roll": "roll", "move": "move", "map.token": "token"}
+
+
+def bench_kind(event: dict[str, Any]) -> str:
+    return EVENT_KINDS.get(event.get("kind", ""), "other")
 
 
 def scheduled_end(payload: dict[str, Any]) -> float | None:
@@ -81,20 +99,29 @@ class Run:
         self.drop_samples: list[str] = []
         self.order_errors = 0
         self.duplicates = 0
+        self.errors_by_kind: dict[str, dict[str, int]] = defaultdict(
+            lambda: {"duplicates": 0, "order": 0}
+        )
+        self.by_place: dict[tuple[int, int], Any] = {}  # (table, index in table): socket
+        self.pending: dict[str, dict[str, Any]] = {}  # command key: its record
+        self.records: list[dict[str, Any]] = []
+        self.stray_errors: list[str] = []
         self.replayed = 0
         self.frames = 0
         self.stopping = False
         self.sockets: list[Any] = []
-        self.pending = 0
+        self.joining = 0
         self.all_ready = asyncio.Event()
         self.gate = asyncio.Semaphore(HANDSHAKE_CONCURRENCY)
 
     def _settled(self) -> None:
-        self.pending -= 1
-        if self.pending == 0:
+        self.joining -= 1
+        if self.joining == 0:
             self.all_ready.set()
 
-    async def client(self, index: int, table_id: int, session_key: str) -> None:
+    async def client(self, place: tuple[int, int], table_id: int, session_key: str) -> None:
+        """One browser's socket; ``place`` is (table, index in the table)."""
+        index = place[1]
         uri = f"{self.ws_base}/ws/campaigns/{table_id}/"
         cookie = f"{self.plan['cookie_name']}={session_key}"
         try:
@@ -128,6 +155,7 @@ class Run:
             self._settled()
             return
         self.sockets.append(ws)
+        self.by_place[place] = ws
         self._settled()
         moves: dict[Any, int] = {}
         replay_pending = False
@@ -153,6 +181,7 @@ class Run:
                     seq = event["seq"]
                     if seq <= position:
                         self.duplicates += 1
+                        self.errors_by_kind[bench_kind(event)]["duplicates"] += 1
                         continue
                     if frame["prev"] > position:
                         # a gap: the browser asks for (position, ...] and waits (socket.js)
@@ -163,6 +192,7 @@ class Run:
                         continue
                     if frame["prev"] != position:
                         self.order_errors += 1
+                        self.errors_by_kind[bench_kind(event)]["order"] += 1
                     position = seq
                     apply(event, now)
                 elif kind == "replay":
@@ -181,12 +211,59 @@ class Run:
                         apply(event, now)
                     position = max(position, frame["cursor"])
                     replay_pending = False
+                elif kind in ("ack", "error"):
+                    self._answer(frame, now)
         except (ConnectionClosed, ValueError, KeyError, TypeError) as exc:
             if not self.stopping:
                 self._drop(f"{type(exc).__name__}: {exc}")
         else:
             if not self.stopping:
                 self._drop(f"closed by the server: {ws.close_code} {ws.close_reason}")
+
+    def _answer(self, frame: dict[str, Any], now: float) -> None:
+        """A command's ``ack`` or ``error``: the answer of the record with its key."""
+        record = self.pending.pop(frame.get("key") or "", None)
+        if record is None:
+            if frame.get("type") == "error" and len(self.stray_errors) < 5:
+                self.stray_errors.append(f"{frame.get('code')}: {frame.get('message')}"[:200])
+            return
+        status = frame.get("status")
+        record["t_done"] = now
+        record["status"] = status if isinstance(status, int) else 0
+        if frame["type"] == "ack" and 200 <= record["status"] < 300:
+            record["error"] = ""
+        else:
+            record["error"] = f"{frame.get('code')}: {frame.get('message')}"[:200]
+            record["code"] = frame.get("code")
+
+    async def send_actions(self, spec: dict[str, Any]) -> None:
+        """Each roller sends its table's actions as command frames on schedule (open loop)."""
+        sends = []
+        for action in plan_actions(self.plan, **spec):
+            delay = action.at - time.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            t_send = time.time()
+            record = action.record()
+            record.update(
+                status=None, error="no answer", t_send=t_send, t_done=None,
+                lag=max(0.0, t_send - action.at),
+            )  # fmt: skip
+            self.records.append(record)
+            ws = self.by_place.get((action.table, action.sender))
+            if ws is None:
+                record["error"] = "the roller's socket is not connected"
+                continue
+            self.pending[action.key] = record
+            sends.append(asyncio.create_task(self._send(ws, action.frame(), record)))
+        if sends:
+            await asyncio.wait(sends)
+
+    async def _send(self, ws: Any, frame: str, record: dict[str, Any]) -> None:
+        try:
+            await ws.send(frame)
+        except ConnectionClosed as exc:
+            record["error"] = f"send: {type(exc).__name__}: {exc}"[:200]
 
     def _drop(self, why: str) -> None:
         self.drops += 1
@@ -195,12 +272,10 @@ class Run:
 
     async def main(self, deadline: float) -> dict[str, Any]:
         tasks = []
-        index = 0
-        for table in self.plan["tables"]:
-            for key in table["sessions"]:
-                self.pending += 1
-                tasks.append(asyncio.create_task(self.client(index, table["id"], key)))
-                index += 1
+        for t, table in enumerate(self.plan["tables"]):
+            for index, key in enumerate(table["sessions"]):
+                self.joining += 1
+                tasks.append(asyncio.create_task(self.client((t, index), table["id"], key)))
         if not tasks:
             self.all_ready.set()
         with contextlib.suppress(TimeoutError):  # READY says how many made it; the parent decides
@@ -210,8 +285,16 @@ class Run:
         loop = asyncio.get_running_loop()
         stdin = asyncio.StreamReader()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
+        sender = None
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stdin.readline(), max(1.0, deadline - time.time()))
+            line = await asyncio.wait_for(stdin.readline(), max(1.0, deadline - time.time()))
+            if line.startswith(b"START "):
+                spec = json.loads(line[6:])
+                spec.pop("send", None)
+                sender = asyncio.create_task(self.send_actions(spec))
+                await asyncio.wait_for(stdin.readline(), max(1.0, deadline - time.time()))
+        if sender is not None and not sender.done():
+            sender.cancel()
         self.stopping = True
         stopped_at = time.time()
         closing = [asyncio.create_task(ws.close()) for ws in self.sockets]
@@ -233,6 +316,9 @@ class Run:
             "drop_samples": self.drop_samples,
             "order_errors": self.order_errors,
             "duplicates": self.duplicates,
+            "errors_by_kind": self.errors_by_kind,
+            "records": self.records,
+            "stray_errors": self.stray_errors,
             "replayed": self.replayed,
             "frames": self.frames,
             "peak_rss_mb": usage.ru_maxrss / 1024,

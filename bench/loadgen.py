@@ -1,23 +1,30 @@
-"""Open-loop request generator: every table sends on a fixed schedule, whatever the server does.
+"""Open-loop actions, planned once for both ways of sending them: socket commands, as browsers
+send them (``bench.clients``), and HTTP requests, as scripts send them (this module's load
+generator).
 
-Table ``i`` sends request ``k`` at ``start + i / (tables * rate) + k / rate``: the tables are
-spread evenly over each period, and a late or failed response never delays the next send
-(each POST is its own task). ``--mix roll=1,move=1,token=1`` spreads each table's requests over
-the kinds by weight (a smooth weighted round robin, so kinds interleave):
+The run is a sequence of windows (``--kinds roll,move,token``: one kind per window, so the
+web processes' CPU of each window is that kind's; ``--mix`` instead: one window of a weighted
+mix), each ``duration`` seconds of sending and a ``gap`` for the fan-out to finish. In each
+window table ``i`` sends action ``k`` at ``window start + i / (tables * rate) + k / rate``: the
+tables are spread evenly over each period, and a late or failed answer never delays the next
+send. A window's kinds interleave by weight (a smooth weighted round robin). The actions:
 
-- ``roll``: ``POST /api/campaigns/<id>/rolls/`` with a unique label ``b<table>-<k>`` that the
-  clients match arrivals against;
-- ``move``: ``POST /api/characters/<cid>/moves/defy_danger/`` on a roller's own Dungeon World
-  sheet; the clients number each character's ``move`` events, the report numbers each
-  character's successful moves in send order, and ``bench.stats`` matches the two;
-- ``token``: ``POST /api/campaigns/<id>/maps/<map>/tokens/<token>/move/`` by the token's
-  owner, each move of a token to a cell it has not been to (``tok<id>@<col>,<row>``).
+- ``roll`` (command ``roll``; ``POST /api/campaigns/<id>/rolls/``) with a unique label that
+  the clients match arrivals against;
+- ``move`` (command ``character.move``; ``POST /api/characters/<cid>/moves/defy_danger/``) on a
+  roller's own Dungeon World sheet; the clients number each character's ``move`` events, the
+  report numbers each character's successful moves in send order, and ``bench.stats`` matches
+  the two;
+- ``token`` (command ``token.move``; ``POST /api/campaigns/<id>/maps/<map>/tokens/<token>/
+  move/``) by the token's owner, each move of a token to a cell it has not been to in the
+  database's life (``token_offset`` moves past the earlier phases': ``tok<id>@<col>,<row>``).
 
-Each request carries the API token of one of the table's roller users, in turn, so the per-user
-rate limits (rolls and moves: burst 10 then 2/s; token moves: burst 20 then 4/s) are never what
-is measured. ``--clock-seconds L`` also starts every table's dungeon clock (as the referee:
-configure L seconds, then start), the starts spread over the first L seconds, and records each
-first deadline so the report can tell which turn ends were due.
+Each action is taken by one of the table's roller users, in turn (players holding a socket of
+the table and an API token), so the per-user rate limits (rolls and moves: burst 10 then 2/s;
+token moves: burst 20 then 4/s) are never what is measured. ``--clock-seconds L`` also starts
+every table's dungeon clock over HTTP (as the referee: configure L seconds, then start), the
+starts spread over the first L seconds, and records each first deadline so the report can tell
+which turn ends were due.
 
 The HTTP client is a small keep-alive HTTP/1.1 pool on asyncio streams (``--client raw``,
 the default). httpx (``--client httpx``) works too but costs ~2.7 ms of CPU per request
@@ -25,8 +32,9 @@ the default). httpx (``--client httpx``) works too but costs ~2.7 ms of CPU per 
 and its connection pool's bookkeeping grows with the number of queued requests, so once the
 server falls behind the generator falls further behind: it then measures itself.
 
-The report (``--out``, JSON) has one record per request: kind, label, table, wall-clock send
-and response times, HTTP status or error, and how late the send was against its schedule.
+The report (``--out``, JSON) has one record per action: kind, label, table, sender (the
+roller's socket, left out of that action's latencies), window, wall-clock send and answer
+times, HTTP status or error, and how late the send was against its schedule.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ import json
 import math
 import resource
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -186,11 +195,13 @@ class HttpxPool:
 
 
 KINDS = ("roll", "move", "token")
+# The socket command of each kind (vtt/*/commands.py, docs/table-protocol.md "Commands").
+COMMANDS = {"roll": "roll", "move": "character.move", "token": "token.move"}
 # Requests a second one user may make of each kind, with a margin under the limit's refill
 # rate (rolls and sheet moves 2/s, token moves 4/s: vtt/table/api.py, vtt/maps/services.py).
 PER_USER_RATE = {"roll": 1.5, "move": 1.5, "token": 3.0}
 MOVE = "defy_danger"
-MOVE_BODY = json.dumps({"params": {"approach": "agility"}}).encode()
+MOVE_PARAMS = {"params": {"approach": "agility"}}
 
 
 def parse_mix(text: str) -> dict[str, float]:
@@ -244,6 +255,131 @@ def token_cell(n: int, roller: int, size: int) -> tuple[int, int]:
     return index % size, (roller + index // size) % size
 
 
+@dataclass
+class Action:
+    """One action of one table, with both of its forms: the API call and the socket command."""
+
+    at: float  # when to send (wall clock)
+    table: int  # index into the plan's tables
+    kind: str
+    window: int
+    label: str  # what the clients match arrivals against ("" for moves: numbered later)
+    roller: int  # index into the table's rollers
+    sender: int  # the roller's socket: index into the table's sessions
+    path: str
+    params: dict[str, Any]
+    args: dict[str, Any]
+    key: str
+    char: int | None = None
+
+    def record(self) -> dict[str, Any]:
+        record = {
+            "kind": self.kind,
+            "label": self.label,
+            "table": self.table,
+            "sender": self.sender,
+            "window": self.window,
+        }
+        if self.char is not None:
+            record["char"] = self.char
+        return record
+
+    def frame(self) -> str:
+        """The ``command`` frame a browser sends for it."""
+        return json.dumps(
+            {
+                "type": "command",
+                "command": COMMANDS[self.kind],
+                "key": self.key,
+                "args": self.args,
+                "params": self.params,
+            }
+        )
+
+
+def windows_of(kinds: str | None, mix: dict[str, float] | None) -> list[dict[str, float]]:
+    """``--kinds roll,move`` → one window per kind; else one window of the ``--mix``."""
+    if kinds:
+        names = [k.strip() for k in kinds.split(",") if k.strip()]
+        unknown = [k for k in names if k not in KINDS]
+        if unknown or not names:
+            raise ValueError(f"--kinds takes {', '.join(KINDS)}, comma-separated")
+        return [{k: 1.0 if k == name else 0.0 for k in KINDS} for name in names]
+    return [mix or {"roll": 1.0}]
+
+
+def window_starts(start_at: float, windows: int, duration: float, gap: float) -> list[float]:
+    """When each window begins, and (last) when the last one's gap ends."""
+    return [start_at + w * (duration + gap) for w in range(windows + 1)]
+
+
+def plan_actions(
+    plan: dict[str, Any],
+    *,
+    rate: float,
+    duration: float,
+    start_at: float,
+    windows: list[dict[str, float]],
+    gap: float,
+    run_id: str,
+    token_offset: int = 0,
+) -> list[Action]:
+    """Every action of the run in send order (the module docstring)."""
+    tables = plan["tables"]
+    size = plan.get("map_size", 0)
+    per_table = round(duration * rate)
+    starts = window_starts(start_at, len(windows), duration, gap)
+    done: dict[tuple[int, str], int] = {}  # actions of a kind a table has planned so far
+    out: list[Action] = []
+    for w, mix in enumerate(windows):
+        kinds = kind_sequence(mix, per_table)
+        for i, table in enumerate(tables):
+            rollers = len(table["tokens"])
+            for k, kind in enumerate(kinds):
+                n = done.get((i, kind), 0)
+                done[(i, kind)] = n + 1
+                r = n % rollers
+                at = starts[w] + i / (len(tables) * rate) + k / rate
+                sender = table["rollers"][r] if table.get("rollers") else -1
+                key = f"{run_id}-{w}-{i}-{k}"
+                if kind == "roll":
+                    label = f"b{run_id}-{w}-{i}-{k}"
+                    out.append(
+                        Action(
+                            at, i, kind, w, label, r, sender,
+                            f"/api/campaigns/{table['id']}/rolls/",
+                            {"notation": "2d6+1", "label": label}, {}, key,
+                        )
+                    )  # fmt: skip
+                elif kind == "move":
+                    cid = table["characters"][r]
+                    out.append(
+                        Action(
+                            at, i, kind, w, "", r, sender,
+                            f"/api/characters/{cid}/moves/{MOVE}/",
+                            MOVE_PARAMS, {"cid": cid, "move": MOVE}, key, char=cid,
+                        )
+                    )  # fmt: skip
+                else:
+                    token_id, map_id = table["map_tokens"][r], table["map_id"]
+                    col, row = token_cell(token_offset + n // rollers, r, size)
+                    out.append(
+                        Action(
+                            at, i, kind, w, f"tok{token_id}@{col},{row}", r, sender,
+                            f"/api/campaigns/{table['id']}/maps/{map_id}/tokens/{token_id}/move/",
+                            {"col": col, "row": row}, {"map_id": map_id, "token_id": token_id},
+                            key,
+                        )
+                    )  # fmt: skip
+    out.sort(key=lambda a: a.at)
+    return out
+
+
+def token_moves_per_roller(rate: float, duration: float, windows: list[dict[str, float]]) -> int:
+    """An upper bound of the token moves one roller makes in a run (for ``token_offset``)."""
+    return math.ceil(rate * duration) * len(windows)
+
+
 def _deadline(text: str) -> float | None:
     try:
         value = json.loads(text).get("deadline")
@@ -255,50 +391,18 @@ def _deadline(text: str) -> float | None:
 async def run(
     plan: dict[str, Any],
     base: str,
-    rate: float,
-    duration: float,
-    start_at: float,
+    spec: dict[str, Any],
     client: str,
-    mix: dict[str, float] | None = None,
     clock_seconds: float = 0.0,
 ) -> list[dict[str, Any]]:
+    """Send the planned actions (``spec``: ``plan_actions``' keywords) as API calls."""
     tables = plan["tables"]
-    per_table = round(duration * rate)
-    kinds = kind_sequence(mix or {"roll": 1.0}, per_table)
-    schedule = sorted(
-        (start_at + i / (len(tables) * rate) + k / rate, i, k)
-        for i in range(len(tables))
-        for k in range(per_table)
-    )
-    # the n-th request of a kind of table i: its index among that kind (for users and cells)
-    nth = [0] * per_table
-    seen: dict[str, int] = {}
-    for k, kind in enumerate(kinds):
-        nth[k] = seen.get(kind, 0)
-        seen[kind] = nth[k] + 1
+    spec = dict(spec)
+    send = spec.pop("send", True)  # False: the sockets send the actions, this only the clocks
+    start_at = spec["start_at"]
+    actions = plan_actions(plan, **spec) if send else []
     records: list[dict[str, Any]] = []
     pool: Any = RawPool(base) if client == "raw" else HttpxPool(base)
-    size = plan.get("map_size", 0)
-
-    def request(i: int, k: int) -> tuple[dict[str, Any], str, bytes, str]:
-        table, kind, n = tables[i], kinds[k], nth[k]
-        roller = n % len(table["tokens"])
-        record: dict[str, Any] = {"kind": kind, "table": i}
-        if kind == "roll":
-            record["label"] = f"b{i}-{k}"
-            path = f"/api/campaigns/{table['id']}/rolls/"
-            body = json.dumps({"notation": "2d6+1", "label": record["label"]}).encode()
-        elif kind == "move":
-            cid = table["characters"][roller]
-            record.update(label="", char=cid)  # numbered by bench.stats
-            path, body = f"/api/characters/{cid}/moves/{MOVE}/", MOVE_BODY
-        else:
-            token_id = table["map_tokens"][roller]
-            col, row = token_cell(n // len(table["tokens"]), roller, size)
-            record["label"] = f"tok{token_id}@{col},{row}"
-            path = f"/api/campaigns/{table['id']}/maps/{table['map_id']}/tokens/{token_id}/move/"
-            body = json.dumps({"col": col, "row": row}).encode()
-        return record, path, body, table["tokens"][roller]
 
     async def post(
         at: float, record: dict[str, Any], path: str, body: bytes, token: str
@@ -352,12 +456,15 @@ async def run(
         for i in range(len(tables)):
             at = start_at + clock_seconds * i / len(tables)
             tasks.append(asyncio.create_task(_at(at, clock(i, at))))
-    for at, i, k in schedule:
-        delay = at - time.time()
+    for action in actions:
+        delay = action.at - time.time()
         if delay > 0:
             await asyncio.sleep(delay)
-        record, path, body, token = request(i, k)
-        tasks.append(asyncio.create_task(post(at, record, path, body, token)))
+        body = json.dumps(action.params).encode()
+        token = tables[action.table]["tokens"][action.roller]
+        tasks.append(
+            asyncio.create_task(post(action.at, action.record(), action.path, body, token))
+        )
     if tasks:
         await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT * 2 + 5)
     for task in tasks:
@@ -396,28 +503,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--plan", required=True)
     parser.add_argument("--base", required=True, help="http://127.0.0.1:<port>")
-    parser.add_argument("--rate", type=float, required=True, help="requests per table per second")
-    parser.add_argument("--mix", default="roll=1", help="roll=<w>,move=<w>,token=<w>")
+    parser.add_argument("--spec", required=True, help="JSON: plan_actions' keywords")
     parser.add_argument("--clock-seconds", type=float, default=0.0, help="0: no clocks")
-    parser.add_argument("--duration", type=float, required=True)
-    parser.add_argument("--start-at", type=float, required=True, help="wall clock (time.time)")
     parser.add_argument("--client", choices=["raw", "httpx"], default="raw")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     with open(args.plan) as f:
         plan = json.load(f)
-    records = asyncio.run(
-        run(
-            plan,
-            args.base,
-            args.rate,
-            args.duration,
-            args.start_at,
-            args.client,
-            parse_mix(args.mix),
-            args.clock_seconds,
-        )
-    )
+    with open(args.spec) as f:
+        spec = json.load(f)
+    records = asyncio.run(run(plan, args.base, spec, args.client, args.clock_seconds))
     usage = resource.getrusage(resource.RUSAGE_SELF)
     with open(args.out, "w") as f:
         json.dump(

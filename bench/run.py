@@ -43,33 +43,50 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from bench.loadgen import KINDS, parse_mix, rollers_needed
+from bench.loadgen import (
+    KINDS,
+    parse_mix,
+    rollers_needed,
+    token_moves_per_roller,
+    window_starts,
+    windows_of,
+)
 from bench.stats import Summary, last_line, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 BIN = Path(sys.executable).parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-QUICK = {"tables": 5, "clients": 3, "duration": 10.0, "rate": 1.0}
+QUICK = {"tables": 5, "clients": 3, "duration": 5.0, "rate": 1.0, "grace": 2.0}
 QUICK_CLOCK_SECONDS = 4  # --quick --clocks: every table sees a turn or two end in 10 s
 TARGET_P99_MS = 100.0
-TARGET_RATIO = 3.0
+VIAS = ("socket", "http")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--clients", type=int, default=6, help="websocket clients per table")
-    p.add_argument("--duration", type=float, default=60.0, help="seconds of rolling")
+    p.add_argument("--duration", type=float, default=30.0, help="seconds of sending per window")
+    p.add_argument("--rate", type=float, default=1.0, help="actions per table per second")
     p.add_argument(
-        "--rate", type=float, default=1.0, help="requests per table per second (all kinds)"
+        "--kinds",
+        default="roll,move,token",
+        help="one window of DURATION seconds per kind, in this order (each kind's own CPU)",
     )
     p.add_argument(
         "--mix",
-        default="roll=1",
-        help="weights of the request kinds, e.g. roll=1,move=1,token=1 (default: rolls only)",
+        default="",
+        help="instead of --kinds: one window of a weighted mix, e.g. roll=1,move=1,token=1",
+    )
+    p.add_argument(
+        "--via",
+        default="socket,http",
+        help="how the actions travel: socket (command frames on the roller's own table socket, "
+        "as browsers send them) and http (the API, as scripts call it), one phase each",
     )
     p.add_argument(
         "--clocks",
@@ -78,7 +95,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--clock-seconds", type=int, default=10, help="turn length with --clocks")
     p.add_argument(
-        "--rollers", type=int, default=0, help="API users per table (default: enough for limits)"
+        "--rollers",
+        type=int,
+        default=0,
+        help="acting players per table, each with a socket and an API token (default: enough "
+        "for the rate limits)",
     )
     p.add_argument("--map-size", type=int, default=100, help="cells a side of each table's map")
     p.add_argument("--map-tokens", type=int, default=500, help="tokens on each table's map")
@@ -89,17 +110,20 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="Celery worker processes with --clocks (Procfile: WORKER_CONCURRENCY, 2)",
     )
     p.add_argument(
-        "--quick", action="store_true", help="CI smoke: 5 tables × 3 clients × 10 s at 1/s"
+        "--quick", action="store_true", help="CI smoke: 5 tables × 3 clients × 5 s a kind at 1/s"
     )
-    p.add_argument("--grace", type=float, default=5.0, help="wait for late deliveries (s)")
+    p.add_argument(
+        "--grace", type=float, default=3.0, help="seconds after each window for late deliveries"
+    )
     p.add_argument(
         "--warmup", type=float, default=0.0, help="leave the first seconds out of percentiles"
     )
     p.add_argument(
         "--phases",
         default="vtt,baseline",
-        help="vtt, baseline (the floor) and floorpg (the floor committing each event to "
-        "PostgreSQL before sending it), comma-separated",
+        help="vtt (the server, once per --via), baseline (the bare broadcast floor, driven by "
+        "socket commands) and floorpg (the floor committing each event to PostgreSQL before "
+        "sending it), comma-separated",
     )
     p.add_argument("--http-client", choices=["raw", "httpx"], default="raw")
     p.add_argument(
@@ -120,9 +144,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
             setattr(args, key, value)
         args.clock_seconds = QUICK_CLOCK_SECONDS
     try:
-        args.mix_weights = parse_mix(args.mix)
+        args.mix_weights = parse_mix(args.mix) if args.mix else None
+        args.windows = windows_of(None if args.mix else args.kinds, args.mix_weights)
     except ValueError as exc:
         p.error(str(exc))
+    args.vias = [v.strip() for v in args.via.split(",") if v.strip()]
+    if not args.vias or not set(args.vias) <= set(VIAS):
+        p.error("--via takes socket and http, comma-separated")
     if not 1 <= args.daphne_procs <= 16:
         p.error("--daphne-procs takes 1 to 16")
     for name in ("tables", "clients", "duration", "rate"):
@@ -134,19 +162,20 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         p.error("--clock-seconds takes 1 to 3600")
     if not 2 <= args.map_size <= 200 or not 0 <= args.map_tokens <= 2000:
         p.error("--map-size takes 2 to 200 and --map-tokens 0 to 2000 (the app's limits)")
-    needed = rollers_needed(args.mix_weights, args.rate)
+    needed = max(rollers_needed(w, args.rate) for w in args.windows)
     if args.rollers and args.rollers < needed:
         p.error(f"--rollers {args.rollers} would hit the per-user rate limits: use {needed}+")
     args.rollers = args.rollers or needed
-    weights = args.mix_weights
-    token_moves = math.ceil(args.duration * args.rate * weights["token"] / sum(weights.values()))
-    if math.ceil(token_moves / args.rollers) >= args.map_size**2 - 1:
+    if args.rollers >= args.clients:
+        p.error(f"{args.rollers} rollers need {args.rollers + 1}+ --clients (and a referee)")
+    args.token_stride = token_moves_per_roller(args.rate, args.duration, args.windows)
+    if args.token_stride * (len(VIAS) + 2) >= args.map_size**2 - 1:
         p.error("more token moves per token than cells on the map: raise --map-size")
     return args
 
 
 def uses(args: argparse.Namespace, kind: str) -> bool:
-    return args.mix_weights[kind] > 0
+    return any(w[kind] > 0 for w in args.windows)
 
 
 # --- services ------------------------------------------------------------------------------
@@ -364,7 +393,9 @@ class Phase:
     clock_seconds: int = 0
 
 
-def django_env(database_url: str, redis_url: str, tag: str) -> dict[str, str]:
+def django_env(database_url: str, redis_url: str, tag: str, root: Path = ROOT) -> dict[str, str]:
+    """The server's environment; ``root`` is the tree whose code runs (``bench.compare``
+    passes the base commit's)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env.update(
         {
@@ -372,7 +403,7 @@ def django_env(database_url: str, redis_url: str, tag: str) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1",
             # Measure the tree this bench lives in, whatever the venv's editable install says.
             "PYTHONPATH": os.pathsep.join(
-                p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
+                p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p
             ),
             "DEBUG": "0",
             "SECRET_KEY": secrets.token_urlsafe(50),
@@ -396,16 +427,34 @@ def django_env(database_url: str, redis_url: str, tag: str) -> dict[str, str]:
     return env
 
 
+def web_cpu_s(phase: Phase) -> float:
+    """CPU seconds the web processes (daphne, or the floor) have used so far."""
+    return sum(t for t in (proc_cpu_s(p.pid) for p in phase.servers) if not math.isnan(t))
+
+
 def run_phase(
     phase: Phase,
     args: argparse.Namespace,
     plan_path: Path,
     work: Path,
     redis_url: str,
+    *,
+    via: str,
+    name: str,
+    token_offset: int = 0,
+    clocks: bool = True,
 ) -> Summary:
-    n_sockets = args.tables * args.clients
+    """One phase: the clients join, the actions go out (``via`` socket: the roller sockets send
+    command frames; ``via`` http: the load generator calls the API), one window per kind; the
+    web processes' CPU is read at each window's edges, so each kind gets its own CPU per
+    action."""
+    plan = json.loads(plan_path.read_text())
+    clock_seconds = phase.clock_seconds if clocks else 0
+    n_sockets = sum(len(t["sessions"]) for t in plan["tables"])
+    windows = args.windows
+    span = len(windows) * (args.duration + args.grace)
     connect_budget = 60 + 0.1 * n_sockets
-    budget = connect_budget + args.duration + args.grace + 120
+    budget = connect_budget + span + 120
     clients = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
         [
             PY,
@@ -418,56 +467,73 @@ def run_phase(
             "--origin",
             phase.origin,
             "--out",
-            str(work / f"{phase.name}-clients.json"),
+            str(work / f"{name}-clients.json"),
             "--max-seconds",
             str(budget),
         ],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=(work / f"{phase.name}-clients.log").open("wb"),
+        stderr=(work / f"{name}-clients.log").open("wb"),
     )
     loadgen = profiler = None
+    tag = f"{name:<8} "
     try:
         ready = read_line(clients, connect_budget)
-        print(f"{phase.name:<9}clients {ready or 'did not report READY'}", flush=True)
+        print(f"{tag}clients {ready or 'did not report READY'}", flush=True)
         if not ready.startswith("READY"):
-            raise RuntimeError(f"clients not ready; see {work}/{phase.name}-clients.log")
+            raise RuntimeError(f"clients not ready; see {work}/{name}-clients.log")
         cpu0 = {f"server{i}": proc_cpu_s(p.pid) for i, p in enumerate(phase.servers)}
         worker0 = [tree_cpu_s(w.pid) for w in phase.workers]
         redis0, pg0 = redis_cpu(redis_url), postgres_cpu()
-        start_at = time.time() + 1.5
-        loadgen = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
-            [
-                PY,
-                "-m",
-                "bench.loadgen",
-                "--plan",
-                str(plan_path),
-                "--base",
-                phase.http,
-                "--rate",
-                str(args.rate),
-                "--duration",
-                str(args.duration),
-                "--start-at",
-                str(start_at),
-                "--out",
-                str(work / f"{phase.name}-loadgen.json"),
-                "--client",
-                args.http_client,
-                "--mix",
-                args.mix,
-                "--clock-seconds",
-                str(phase.clock_seconds),
-            ],
-            cwd=ROOT,
-            stderr=(work / f"{phase.name}-loadgen.log").open("wb"),
-        )
+        # let the joins' presence fan-out (each socket to its whole table) settle first
+        settle = 1.5 + 0.0005 * sum(len(t["sessions"]) ** 2 for t in plan["tables"])
+        start_at = time.time() + settle
+        spec = {
+            "rate": args.rate,
+            "duration": args.duration,
+            "start_at": start_at,
+            "windows": windows,
+            "gap": args.grace,
+            "run_id": f"{name}{secrets.token_hex(3)}",
+            "token_offset": token_offset,
+            "send": via == "http",
+        }
+        if via == "socket":
+            clients.stdin.write(b"START " + json.dumps(spec).encode() + b"\n")
+            clients.stdin.flush()
+        if via == "http" or clock_seconds:  # the clocks start over HTTP, as the referee
+            spec_path = work / f"{name}-spec.json"
+            spec_path.write_text(json.dumps(spec))
+            loadgen = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
+                [
+                    PY,
+                    "-m",
+                    "bench.loadgen",
+                    "--plan",
+                    str(plan_path),
+                    "--base",
+                    phase.http,
+                    "--spec",
+                    str(spec_path),
+                    "--out",
+                    str(work / f"{name}-loadgen.json"),
+                    "--client",
+                    args.http_client,
+                    "--clock-seconds",
+                    str(clock_seconds),
+                ],
+                cwd=ROOT,
+                stderr=(work / f"{name}-loadgen.log").open("wb"),
+            )
         if args.profile and phase.name == "vtt":
             profiler = start_profiler(phase, args, work, start_at)
-        loadgen.wait(timeout=args.duration + 40)
-        time.sleep(args.grace)
+        edges = []  # the web processes' CPU at each window's start, and at the last one's end
+        for edge in window_starts(start_at, len(windows), args.duration, args.grace):
+            time.sleep(max(0.0, edge - time.time()))
+            edges.append(web_cpu_s(phase))
+        if loadgen is not None:
+            loadgen.wait(timeout=60)
         if profiler is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 profiler.send_signal(signal.SIGINT)  # py-spy writes what it has on ^C
@@ -490,33 +556,63 @@ def run_phase(
         clients.stdin.flush()
         done = read_line(clients, 60)
         if done != "DONE":
-            raise RuntimeError(f"clients did not finish; see {work}/{phase.name}-clients.log")
+            raise RuntimeError(f"clients did not finish; see {work}/{name}-clients.log")
         clients.wait(timeout=30)
     finally:
         for proc in (loadgen, clients, profiler):
             if proc is not None:
                 stop(proc)
-    received = json.loads((work / f"{phase.name}-clients.json").read_text())
-    sent = json.loads((work / f"{phase.name}-loadgen.json").read_text())
-    plan = json.loads(plan_path.read_text())
+    received = json.loads((work / f"{name}-clients.json").read_text())
+    sent: dict[str, Any] = {"records": [], "peak_rss_mb": 0.0, "cpu_s": 0.0}
+    if loadgen is not None:
+        sent = json.loads((work / f"{name}-loadgen.json").read_text())
+    if via == "socket":
+        sent["records"] += received["records"]
     summary = summarise(
-        phase.name,
+        name,
         sent=sent["records"],
         received=received,
-        clients_per_table=args.clients,
+        clients_per_table=len(plan["tables"][0]["sessions"]) if plan["tables"] else 0,
         warmup_s=args.warmup,
-        clock_seconds=phase.clock_seconds,
+        clock_seconds=clock_seconds,
         table_ids=[t["id"] for t in plan["tables"]],
     )
-    summary.rss_mb = {
-        **rss,
-        "clients": received["peak_rss_mb"],
-        "loadgen": sent["peak_rss_mb"],
-    }
-    summary.cpu_s = {**cpu, "clients": received["cpu_s"], "loadgen": sent["cpu_s"]}
-    for sample in received["connect_error_samples"] + received["drop_samples"]:
+    summary.via = via
+    window_cpu(summary, sent["records"], windows, edges)
+    summary.rss_mb = {**rss, "clients": received["peak_rss_mb"]}
+    summary.cpu_s = {**cpu, "clients": received["cpu_s"]}
+    if loadgen is not None:
+        summary.rss_mb["loadgen"] = sent["peak_rss_mb"]
+        summary.cpu_s["loadgen"] = sent["cpu_s"]
+    for sample in (
+        received["connect_error_samples"] + received["drop_samples"] + received["stray_errors"]
+    ):
         summary.http_error_samples.append(f"socket: {sample}")
     return summary
+
+
+def window_cpu(
+    summary: Summary,
+    records: list[dict[str, Any]],
+    windows: list[dict[str, float]],
+    edges: list[float],
+) -> None:
+    """The web CPU of each window over the actions answered in it: a one-kind window gives its
+    kind's CPU per action, a mixed one the mix's."""
+    for w, mix in enumerate(windows):
+        if w + 1 >= len(edges):
+            break
+        answered = sum(
+            1
+            for r in records
+            if r.get("window") == w and r["status"] is not None and 200 <= r["status"] < 300
+        )
+        ms = (edges[w + 1] - edges[w]) * 1000 / answered if answered else math.nan
+        kinds = [k for k, weight in mix.items() if weight > 0]
+        if len(kinds) == 1:
+            summary.kinds[kinds[0]].cpu_ms = ms
+        else:
+            summary.cpu_ms_all = ms
 
 
 def start_profiler(phase: Phase, args, work: Path, start_at: float) -> subprocess.Popen | None:
@@ -551,8 +647,15 @@ def start_profiler(phase: Phase, args, work: Path, start_at: float) -> subproces
 
 
 @contextlib.contextmanager
-def daphne_servers(args: argparse.Namespace, env: dict[str, str], work: Path) -> Iterator[Phase]:
-    """``--daphne-procs`` daphne processes on one port, started as the Procfile starts one.
+def daphne_servers(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    work: Path,
+    root: Path = ROOT,
+    bin_dir: Path = BIN,
+) -> Iterator[Phase]:
+    """``--daphne-procs`` daphne processes on one port, started as the Procfile starts one
+    (from ``root`` with ``bin_dir``'s daphne: ``bench.compare`` runs another tree's).
     Each gets its own ``SO_REUSEPORT`` listening socket, so the kernel spreads connections
     evenly over them, as a load balancer in front of several web processes would."""
     listeners: list[socket.socket] = []
@@ -571,11 +674,11 @@ def daphne_servers(args: argparse.Namespace, env: dict[str, str], work: Path) ->
     try:
         for i, listener in enumerate(listeners):
             fd = listener.fileno()
-            cmd = [str(BIN / "daphne"), "--fd", str(fd), "--proxy-headers", *extra]
+            cmd = [str(bin_dir / "daphne"), "--fd", str(fd), "--proxy-headers", *extra]
             phase.servers.append(
                 subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
                     [*cmd, "vtt.asgi:application"],
-                    cwd=ROOT,
+                    cwd=root,
                     env=env,
                     pass_fds=[fd],
                     stdout=(work / f"daphne{i}.log").open("wb"),
@@ -660,7 +763,8 @@ def baseline_server(
     """The floor (bench/baseline.py); with ``write_dsn`` it commits each event first."""
     name = "floorpg" if write_dsn else "baseline"
     ws_port, http_port = free_port(), free_port()
-    budget = 300 + 0.1 * args.tables * args.clients + args.duration
+    span = len(args.windows) * (args.duration + args.grace)
+    budget = 300 + 0.1 * args.tables * args.clients + span
     proc = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
         [
             PY,
@@ -737,16 +841,19 @@ def main(argv: list[str] | None = None) -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # N×M sockets in one process
     work = Path(tempfile.mkdtemp(prefix="vtt-bench-"))
     print(machine(), flush=True)
-    mix = ",".join(f"{k}={args.mix_weights[k]:g}" for k in KINDS)
+    if args.mix_weights:
+        mix = "mix " + ",".join(f"{k}={args.mix_weights[k]:g}" for k in KINDS)
+    else:
+        mix = "kinds " + ",".join(next(k for k in KINDS if w[k]) for w in args.windows)
     clocks = f" clocks={args.clock_seconds}s" if args.clocks else ""
     print(
         f"bench    tables={args.tables} clients={args.clients} rate={args.rate:g}/s "
-        f"duration={args.duration:g}s grace={args.grace:g}s warmup={args.warmup:g}s "
-        f"daphne_procs={args.daphne_procs} work={work}",
+        f"duration={args.duration:g}s/window grace={args.grace:g}s warmup={args.warmup:g}s "
+        f"daphne_procs={args.daphne_procs} via={','.join(args.vias)} work={work}",
         flush=True,
     )
     print(
-        f"bench    mix {mix}{clocks} rollers={rollers}/table"
+        f"bench    {mix}{clocks} rollers={rollers}/table (socket holders)"
         + (
             f" map={args.map_size}x{args.map_size} tokens={args.map_tokens}"
             if uses(args, "token")
@@ -803,16 +910,27 @@ def main(argv: list[str] | None = None) -> int:
                     with daphne_servers(args, env, work) as phase, contextlib.ExitStack() as stack:
                         if args.clocks:
                             stack.enter_context(celery_worker(args, env, work, phase))
-                        summaries["vtt"] = run_phase(phase, args, plan_path, work, redis_url)
-                    _print(summaries["vtt"])
-                if "baseline" in phases:
-                    with baseline_server(args, work, plan_path) as phase:
-                        summaries["baseline"] = run_phase(phase, args, plan_path, work, redis_url)
-                    _print(summaries["baseline"])
-                if "floorpg" in phases:
-                    with baseline_server(args, work, plan_path, database_url) as phase:
-                        summaries["floorpg"] = run_phase(phase, args, plan_path, work, redis_url)
-                    _print(summaries["floorpg"])
+                        for n, via in enumerate(args.vias):
+                            summaries[via] = run_phase(
+                                phase,
+                                args,
+                                plan_path,
+                                work,
+                                redis_url,
+                                via=via,
+                                name=via,
+                                token_offset=n * args.token_stride,
+                                clocks=n == 0,  # started once; they keep running after
+                            )
+                            _print(summaries[via])
+                for name in ("baseline", "floorpg"):
+                    if name in phases:
+                        dsn = database_url if name == "floorpg" else None
+                        with baseline_server(args, work, plan_path, dsn) as phase:
+                            summaries[name] = run_phase(
+                                phase, args, plan_path, work, redis_url, via="socket", name=name
+                            )
+                        _print(summaries[name])
             finally:
                 redis_cleanup(redis_url, tag)
                 if args.clocks:
@@ -820,16 +938,14 @@ def main(argv: list[str] | None = None) -> int:
     except BaseException:
         print(f"bench    failed; logs kept in {work}", file=sys.stderr, flush=True)
         raise
-    vtt, baseline = summaries.get("vtt"), summaries.get("baseline")
+    vtt = summaries.get("socket") or summaries.get("http")
+    baseline = summaries.get("baseline")
     failed = any(s.errors for s in summaries.values())
     if args.keep or failed:
         print(f"bench    logs kept in {work}", flush=True)
     else:
         shutil.rmtree(work, ignore_errors=True)
-    missed = vtt is not None and (
-        not vtt.p99 <= TARGET_P99_MS
-        or (baseline is not None and not vtt.p99 <= TARGET_RATIO * baseline.p99)
-    )
+    missed = vtt is not None and not vtt.p99 <= TARGET_P99_MS
     written = summaries.get("floorpg")
     if written is not None:
         print(write_floor_line(vtt, baseline, written), flush=True)
@@ -837,8 +953,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"p99_ms=nan baseline_p99_ms={baseline.p99:.2f} ratio=nan")
     elif vtt is not None:
         print(
-            f"target   p99 <= {TARGET_P99_MS:g} ms and ratio <= {TARGET_RATIO:g}: "
-            f"{'missed' if missed else 'met'}"
+            f"target   p99 <= {TARGET_P99_MS:g} ms: {'missed' if missed else 'met'} "
+            f"(over the {vtt.name} phase; the ratio to the floor is reported, its old target "
+            "of 3 withdrawn by issue 19)"
         )
         print(last_line(vtt, baseline), flush=True)
     if failed:

@@ -1,12 +1,15 @@
 """Create the benchmark's campaigns, members, API tokens, sheets, maps and sessions, fast.
 
 Run inside the bench's own database (``python -m bench.seed --tables N --clients M --rollers R
---out plan.json``). Bench users get an unusable password: nobody logs in with one; the
-websocket clients get sessions written straight into the session store and the load generator
-gets API tokens.
+--out plan.json``, or ``--groups 100x6,1x6,1x50`` for tables of several sizes at once, as
+``bench.compare`` seeds every scenario in one database). Bench users get an unusable password:
+nobody logs in with one; the websocket clients get sessions written straight into the session
+store and the rollers also get API tokens.
 
-Per table: user 0 is the referee (with an API token, for the dungeon clock), users 0..M-1 hold
-the websocket sessions, users M..M+R-1 are the rollers (players with API tokens). With
+Per table: user 0 is the referee (with an API token, for the dungeon clock) and users 0..M-1
+hold the websocket sessions. The rollers are the last R of them (players): each acts through its
+own socket, as a browser does (``bench.clients``), or with its API token, as a script does
+(``bench.loadgen``), and is one of the table's receiving sockets either way. With
 ``--characters`` each roller gets a Dungeon World character (the ruleset's default sheet,
 validated as ``characters.services.character_create`` does); with ``--map-tokens T`` the table
 gets one active, fully revealed square map (``--map-size`` cells a side) with T tokens, the
@@ -28,15 +31,15 @@ import django
 
 
 def seed(
-    tables: int,
-    clients: int,
+    groups: list[tuple[int, int]],
     rollers: int,
     *,
     characters: bool = False,
     map_tokens: int = 0,
     map_size: int = 100,
 ) -> dict[str, Any]:
-    """Seed ``tables`` measured tables plus the probe table; return the plan (JSON-ready)."""
+    """Seed the measured tables (``groups``: how many tables of how many sockets each) plus the
+    probe table; return the plan (JSON-ready)."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
@@ -56,8 +59,20 @@ def seed(
 
     if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
         raise SystemExit(f"bench.seed writes database sessions, not {settings.SESSION_ENGINE}")
-    per_table = clients + rollers
-    total = tables + 1  # the last one is the probe table
+    sizes = [clients for count, clients in groups for _ in range(count)]
+    if any(clients <= rollers for clients in sizes):
+        raise SystemExit(f"every table needs more than {rollers} sockets: the referee and rollers")
+    tables = len(sizes)
+    sizes.append(rollers + 1)  # the probe table: its referee and rollers, no sockets
+    total = tables + 1
+    first = [sum(sizes[:t]) for t in range(total)]  # each table's user 0
+
+    def member(t: int, j: int) -> int:
+        return first[t] + j
+
+    def roller(t: int, r: int) -> int:
+        return first[t] + sizes[t] - rollers + r
+
     ruleset = get_ruleset("dungeon_world")
     with transaction.atomic():
         users = User.objects.bulk_create(
@@ -67,31 +82,31 @@ def seed(
                 password="!" + secrets.token_hex(16),  # unusable: no hashing cost
             )
             for t in range(total)
-            for j in range(per_table)
+            for j in range(sizes[t])
         )
         campaigns = Campaign.objects.bulk_create(
             Campaign(
-                name=f"Bench table {t}", ruleset="dungeon_world", created_by=users[t * per_table]
+                name=f"Bench table {t}", ruleset="dungeon_world", created_by=users[member(t, 0)]
             )
             for t in range(total)
         )
         Membership.objects.bulk_create(
             Membership(
                 campaign=campaigns[t],
-                user=users[t * per_table + j],
+                user=users[member(t, j)],
                 role=Role.REFEREE if j == 0 else Role.PLAYER,
             )
             for t in range(total)
-            for j in range(per_table)
+            for j in range(sizes[t])
         )
         EventCursor.objects.bulk_create(EventCursor(campaign=c) for c in campaigns)
         tokens = Token.objects.bulk_create(
-            Token(key=Token.generate_key(), user=users[t * per_table + clients + r])
+            Token(key=Token.generate_key(), user=users[roller(t, r)])
             for t in range(total)
             for r in range(rollers)
         )
         referee_tokens = Token.objects.bulk_create(
-            Token(key=Token.generate_key(), user=users[t * per_table]) for t in range(total)
+            Token(key=Token.generate_key(), user=users[member(t, 0)]) for t in range(total)
         )
         with_sheets = {t for t in range(total) if characters or map_tokens or t == tables}
         sheets: dict[int, list[Character]] = {}
@@ -105,7 +120,7 @@ def seed(
                 made.append(
                     Character(
                         campaign=campaigns[t],
-                        owner=users[t * per_table + clients + r],
+                        owner=users[roller(t, r)],
                         kind=Kind.PC,
                         ruleset="dungeon_world",
                         name=name,
@@ -171,19 +186,19 @@ def seed(
         ):
             tokens_by_table.setdefault(t, []).append(tok.pk)
         expire = timezone.now() + timedelta(days=1)
-        session_keys: list[str] = []
+        session_keys: dict[int, list[str]] = {}
         sessions: list[Session] = []
         store = SessionStore()
         for t in range(tables):
-            for j in range(clients):
-                user = users[t * per_table + j]
+            for j in range(sizes[t]):
+                user = users[member(t, j)]
                 key = secrets.token_hex(16)
                 data = {
                     SESSION_KEY: str(user.pk),
                     BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
                     HASH_SESSION_KEY: user.get_session_auth_hash(),
                 }
-                session_keys.append(key)
+                session_keys.setdefault(t, []).append(key)
                 sessions.append(
                     Session(session_key=key, session_data=store.encode(data), expire_date=expire)
                 )
@@ -197,7 +212,11 @@ def seed(
             "characters": [c.pk for c in sheets.get(t, [])],
             "map_id": maps[t].pk if t in maps else None,
             "map_tokens": tokens_by_table.get(t, [])[:rollers],
-            "sessions": session_keys[t * clients : (t + 1) * clients],
+            "sessions": session_keys.get(t, []),
+            # the rollers' sockets: indices into sessions (the last R, players)
+            "rollers": [len(session_keys.get(t, [])) - rollers + r for r in range(rollers)]
+            if t in session_keys
+            else [],
         }
 
     return {
@@ -209,10 +228,20 @@ def seed(
     }
 
 
+def parse_groups(text: str) -> list[tuple[int, int]]:
+    """``100x6,1x50`` → ``[(100, 6), (1, 50)]``: how many tables of how many sockets."""
+    groups = []
+    for part in text.split(","):
+        count, _, clients = part.strip().partition("x")
+        groups.append((int(count), int(clients)))
+    return groups
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tables", type=int, required=True)
-    parser.add_argument("--clients", type=int, required=True)
+    parser.add_argument("--tables", type=int, default=0)
+    parser.add_argument("--clients", type=int, default=0, help="sockets per table")
+    parser.add_argument("--groups", default="", help="tables of several sizes: 100x6,1x50")
     parser.add_argument("--rollers", type=int, default=1)
     parser.add_argument("--characters", action="store_true", help="a DW sheet per roller")
     parser.add_argument("--map-tokens", type=int, default=0, help="tokens per map (0: no map)")
@@ -221,9 +250,9 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "vtt.settings")
     django.setup()
+    groups = parse_groups(args.groups) if args.groups else [(args.tables, args.clients)]
     plan = seed(
-        args.tables,
-        args.clients,
+        groups,
         args.rollers,
         characters=args.characters,
         map_tokens=args.map_tokens,

@@ -35,7 +35,7 @@ class KindStats:
     sent: int = 0
     ok: int = 0
     rate_limited: int = 0
-    busy: int = 0  # 503 "busy" (the server's former request gate; 0 since issue 19)
+    failed: int = 0  # refused or unanswered (any non-2xx, a 429 included)
     expected: int = 0
     delivered: int = 0
     missing: int = 0
@@ -46,14 +46,32 @@ class KindStats:
     max: float = math.nan
     http_p50: float = math.nan
     http_p99: float = math.nan
+    duplicates: int = 0  # events of this kind a socket got twice
+    order: int = 0  # events of this kind that came out of order
+    cpu_ms: float = math.nan  # the web processes' CPU per answered action, fan-out included
+    latencies: list[float] = field(default_factory=list, repr=False)  # sorted, ms
+
+    @property
+    def errors(self) -> int:
+        return self.failed + self.missing + self.duplicates + self.order
+
+    def result_line(self, tag: str) -> str:
+        """The figures the issue asks for, in its order: p50 and p99 from the send to every
+        other socket of the table, errors (must be 0), web CPU per action."""
+        return (
+            f"{tag}{self.kind:<5} p50_ms={self.p50:.2f} p99_ms={self.p99:.2f} "
+            f"errors={self.errors} (lost={self.missing} duplicated={self.duplicates} "
+            f"out_of_order={self.order} failed={self.failed}) "
+            f"web_cpu_ms_per_action={self.cpu_ms:.2f} ({self.ok} actions, "
+            f"{self.measured} latencies)"
+        )
 
     def line(self, tag: str) -> str:
         return (
             f"{tag}kind={self.kind:<5} sent={self.sent} ok={self.ok} 429s={self.rate_limited} "
-            f"busy503s={self.busy} "
             f"delivered={self.delivered}/{self.expected} latency_ms p50={self.p50:.2f} "
             f"p95={self.p95:.2f} p99={self.p99:.2f} max={self.max:.2f} "
-            f"http_ms p50={self.http_p50:.2f} p99={self.http_p99:.2f}"
+            f"answer_ms p50={self.http_p50:.2f} p99={self.http_p99:.2f}"
         )
 
 
@@ -124,6 +142,7 @@ class ClockStats:
 @dataclass
 class Summary:
     name: str
+    via: str = ""  # socket (command frames) or http (the API)
     rolls_sent: int = 0
     rolls_ok: int = 0
     requests_ok: int = 0
@@ -152,6 +171,7 @@ class Summary:
     rss_mb: dict[str, float] = field(default_factory=dict)
     cpu_s: dict[str, float] = field(default_factory=dict)
     http_error_samples: list[str] = field(default_factory=list)
+    cpu_ms_all: float = math.nan  # web CPU per action over a mixed window
 
     @property
     def errors(self) -> int:
@@ -175,7 +195,7 @@ class Summary:
         return self.delivered / self.window if self.window > 0 else 0.0
 
     def lines(self) -> list[str]:
-        tag = f"{self.name:<9}"
+        tag = f"{self.name:<8} "
         rss = " ".join(f"{k}={v:.0f}" for k, v in self.rss_mb.items())
         cpu = " ".join(f"{k}={v:.1f}" for k, v in self.cpu_s.items())
         mixed = [k for k in self.kinds.values() if k.sent]
@@ -195,7 +215,7 @@ class Summary:
             f"max={self.max:.2f} (over {self.measured} deliveries)",
             f"{tag}throughput {sent} "
             f"deliveries={self.delivered} ({self.deliveries_per_s:.1f}/s) "
-            f"http_ms p50={self.http_p50:.2f} p99={self.http_p99:.2f} "
+            f"answer_ms p50={self.http_p50:.2f} p99={self.http_p99:.2f} "
             f"send_lag_max_ms={self.send_lag_max:.1f}",
             *(k.line(tag) for k in mixed),
         ]
@@ -213,6 +233,14 @@ class Summary:
             f"{tag}cpu_s {cpu}",
         ]
         out += [f"{tag}http error: {s}" for s in self.http_error_samples]
+        via = f" via {self.via}" if self.via else ""
+        cpu_all = f" all kinds: {self.cpu_ms_all:.2f}" if not math.isnan(self.cpu_ms_all) else ""
+        out.append(
+            f"{tag}result{via}: latency from the send to every other socket of the table, "
+            f"errors, web CPU ms per action{cpu_all} (sockets that failed to join: "
+            f"{self.connect_errors}, dropped: {self.drops})"
+        )
+        out += [k.result_line(f"{tag}  ") for k in mixed]
         return out
 
 
@@ -271,8 +299,8 @@ def summarise(
             s.http_errors += 1
             if stats is not None and r["status"] == 429:
                 stats.rate_limited += 1
-            if stats is not None and r["status"] == 503 and r.get("code") == "busy":
-                stats.busy += 1
+            if stats is not None:
+                stats.failed += 1
             if len(s.http_error_samples) < 5:
                 label = r["label"] or f"character {r.get('char')}"
                 s.http_error_samples.append(f"{kind} {label}: {r['status']} {r['error']}"[:200])
@@ -289,16 +317,22 @@ def summarise(
         stats.delivered += len(got)
         stats.missing += max(0, clients_per_table - len(got))
         in_window = r["t_send"] - t0 >= warmup_s
-        for _client, t in got:
+        sender = r.get("sender")
+        for client, t in got:
             last_arrival = max(last_arrival, t)
-            if in_window:
+            if in_window and client != sender:  # the sender's own copy is not a delivery
+                # to another browser (with the socket, it follows the ack on the same socket)
                 latency = (t - r["t_send"]) * 1000
                 latencies.append(latency)
                 kind_latency.append(latency)
+    by_kind = received.get("errors_by_kind", {})
     for kind, stats in s.kinds.items():
         kind_latency, kind_http = per_kind[kind]
         stats.measured = len(kind_latency)
         stats.p50, stats.p95, stats.p99, stats.max = _spread(kind_latency)
+        stats.latencies = kind_latency
+        stats.duplicates = by_kind.get(kind, {}).get("duplicates", 0)
+        stats.order = by_kind.get(kind, {}).get("order", 0)
         kind_http.sort()
         stats.http_p50, stats.http_p99 = percentile(kind_http, 50), percentile(kind_http, 99)
         s.requests_ok += stats.ok
