@@ -5,13 +5,12 @@ sends ``hello`` and waits for the ``replay``; then it records the wall-clock arr
 every live event by its label, and follows the protocol's ``prev`` chain as the browser does
 (static/js/socket.js, table.js): a frame whose ``prev`` is ahead of the client's position, or
 a replay that starts past it, means events were skipped, so the client asks for a ``replay``
-and applies the events from it (counted as gap replays: with the server as it is, every event a
-user may not see, such as the referee's copy of a token move, costs the players' sockets one);
+and applies the events from it (counted as gap replays);
 a seq at or below the position is a duplicate, a ``prev`` behind it an order error.
 
 Labels: a roll's ``label``; ``mv<character>#<n>`` for the n-th ``move`` event of a character
-(from 0); ``tok<token>@<col>,<row>`` for the players' copy of a ``map.token`` event (the
-referee's socket gets a blind referee copy too, which is not counted). ``turn.ended`` events are
+(from 0); ``tok<token>@<col>,<row>`` for a ``map.token`` event (each socket gets one copy:
+the referee's socket the referee's, the others the players'). ``turn.ended`` events are
 recorded apart, as ``clk<campaign>-<turn>`` with the turn's scheduled end (its next deadline
 minus the turn length), to measure how late turns end.
 
@@ -62,7 +61,7 @@ def label_of(event: dict[str, Any], moves: dict[Any, int]) -> str | None:
         return f"mv{cid}#{n}"
     if kind == "map.token":
         token = payload.get("token") or {}
-        if payload.get("audience", "players") != "players" or "id" not in token:
+        if "id" not in token:
             return None
         return f"tok{token['id']}@{token.get('col')},{token.get('row')}"
     label = payload.get("label")

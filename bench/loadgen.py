@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import math
 import resource
@@ -102,9 +101,7 @@ class RawPool:
             writer.close()
         return None
 
-    async def post(
-        self, path: str, body: bytes, headers: dict[str, str]
-    ) -> tuple[int, str, str | None]:
+    async def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
         user = headers.get("Authorization", "")
         async with self.gate:
             pooled = self._reusable(user)
@@ -121,7 +118,7 @@ class RawPool:
                     )
                     + body
                 )
-                status, text, keep, timing = await _read_response(reader)
+                status, text, keep = await _read_response(reader)
             except BaseException:
                 writer.close()
                 raise
@@ -129,7 +126,7 @@ class RawPool:
                 self.idle.setdefault(user, []).append((reader, writer, time.monotonic()))
             else:
                 writer.close()
-            return status, text, timing
+            return status, text
 
     def close(self) -> None:
         for idle in self.idle.values():
@@ -138,7 +135,7 @@ class RawPool:
         self.idle.clear()
 
 
-async def _read_response(reader: asyncio.StreamReader) -> tuple[int, str, bool, str | None]:
+async def _read_response(reader: asyncio.StreamReader) -> tuple[int, str, bool]:
     head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
     lines = head.split("\r\n")
     parts = lines[0].split(" ", 2)
@@ -169,7 +166,7 @@ async def _read_response(reader: asyncio.StreamReader) -> tuple[int, str, bool, 
             raise HTTPError("response too large")
         body = await reader.readexactly(length)
     keep = headers.get("connection", "").lower() != "close" and parts[0] == "HTTP/1.1"
-    return status, body.decode("utf-8", "replace"), keep, headers.get("server-timing")
+    return status, body.decode("utf-8", "replace"), keep
 
 
 class HttpxPool:
@@ -185,13 +182,11 @@ class HttpxPool:
             timeout=REQUEST_TIMEOUT,
         )
 
-    async def post(
-        self, path: str, body: bytes, headers: dict[str, str]
-    ) -> tuple[int, str, str | None]:
+    async def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
         response = await self.client.post(
             path, content=body, headers={**headers, "Content-Type": "application/json"}
         )
-        return response.status_code, response.text, response.headers.get("server-timing")
+        return response.status_code, response.text
 
 
 KINDS = ("roll", "move", "token")
@@ -419,12 +414,8 @@ async def run(
         text = ""
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                status, text, timing = await pool.post(
-                    path, body, {"Authorization": f"Token {token}"}
-                )
+                status, text = await pool.post(path, body, {"Authorization": f"Token {token}"})
             record["status"] = status
-            if timing:
-                record["timing"] = server_timing(timing)
             record["error"] = "" if 200 <= status < 300 else text[:200]
             if not 200 <= status < 300:
                 record["code"] = _error_code(text)
@@ -476,20 +467,6 @@ async def run(
     for record in records:
         record.pop("_text", None)
     return records
-
-
-def server_timing(value: str) -> dict[str, float]:
-    """``Server-Timing: write;dur=1.680, push;dur=0.420`` → ``{"write": 1.68, "push": 0.42}``
-    (milliseconds; the steps a server reports, if it does)."""
-    steps: dict[str, float] = {}
-    for part in value.split(","):
-        name, *params = (p.strip() for p in part.split(";"))
-        for param in params:
-            key, _, number = param.partition("=")
-            if key == "dur" and name:
-                with contextlib.suppress(ValueError):
-                    steps[name] = float(number)
-    return steps
 
 
 async def _at(when: float, coro: Any) -> None:

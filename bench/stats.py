@@ -76,44 +76,6 @@ class KindStats:
 
 
 @dataclass
-class StageStats:
-    """A roll's steps in the web process, if its answer carries ``Server-Timing`` (none has
-    since issue 19 removed the fast roll path: the line is then not printed), and
-    ``outside``: the HTTP round trip less the app's own time. Against the delivery latency
-    they say how much of it is work and how much waiting between processes."""
-
-    timed: int = 0  # rolls answered with the header: served by the fast path
-    answered: int = 0  # rolls answered 2xx
-    steps: dict[str, tuple[float, float]] = field(default_factory=dict)  # name: (p50, p99)
-
-    def line(self, tag: str) -> str:
-        steps = " ".join(
-            f"{name} p50={p50:.2f} p99={p99:.2f}" for name, (p50, p99) in self.steps.items()
-        )
-        return f"{tag}stages_ms fast={self.timed}/{self.answered} {steps}".rstrip()
-
-
-def _stages(answered: list[dict[str, Any]]) -> StageStats:
-    """Per-step percentiles over the answered rolls that carried ``timing``."""
-    stats = StageStats(answered=len(answered))
-    values: dict[str, list[float]] = {}
-    for r in answered:
-        timing = r.get("timing")
-        if not timing:
-            continue
-        stats.timed += 1
-        for name, ms in timing.items():
-            values.setdefault(name, []).append(ms)
-        if "app" in timing:
-            http = (r["t_done"] - r["t_send"]) * 1000
-            values.setdefault("outside", []).append(http - timing["app"])
-    for name, got in values.items():
-        got.sort()
-        stats.steps[name] = (percentile(got, 50), percentile(got, 99))
-    return stats
-
-
-@dataclass
 class ClockStats:
     """Running dungeon clocks: turns that ended, their deliveries, and how late they came
     against the turn's scheduled end (``turn.ended`` arrival − deadline)."""
@@ -166,7 +128,6 @@ class Summary:
     send_lag_max: float = 0.0
     window: float = 0.0
     kinds: dict[str, KindStats] = field(default_factory=dict)
-    stages: StageStats | None = None
     clock: ClockStats | None = None
     rss_mb: dict[str, float] = field(default_factory=dict)
     cpu_s: dict[str, float] = field(default_factory=dict)
@@ -219,8 +180,6 @@ class Summary:
             f"send_lag_max_ms={self.send_lag_max:.1f}",
             *(k.line(tag) for k in mixed),
         ]
-        if self.stages is not None and self.stages.timed:
-            out.append(self.stages.line(tag))
         if self.clock is not None:
             out.append(self.clock.line(tag))
         out += [
@@ -339,13 +298,6 @@ def summarise(
         s.expected += stats.expected
         s.delivered += stats.delivered
         s.missing += stats.missing
-    s.stages = _stages(
-        [
-            r
-            for r in sent
-            if r.get("kind", "roll") == "roll" and r["status"] and 200 <= r["status"] < 300
-        ]
-    )
     s.rolls_sent = s.kinds["roll"].sent
     s.rolls_ok = s.kinds["roll"].ok
     http.sort()

@@ -7,16 +7,12 @@ import asyncio
 
 import pytest
 
-from bench.loadgen import RawPool, server_timing
+from bench.loadgen import RawPool
 
 RESPONSE = b"HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok"
-TIMED = (
-    b"HTTP/1.1 201 Created\r\nServer-Timing: write;dur=1.5, app;dur=3.25\r\n"
-    b"Content-Length: 2\r\n\r\nok"
-)
 
 
-async def _server(close_after_answer: bool, response: bytes = RESPONSE):
+async def _server(close_after_answer: bool):
     connections: list[int] = []
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -26,7 +22,7 @@ async def _server(close_after_answer: bool, response: bytes = RESPONSE):
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
                 await reader.readexactly(length)
-                writer.write(response)
+                writer.write(RESPONSE)
                 await writer.drain()
                 if close_after_answer:  # as Twisted does to a connection idle for 60 s
                     break
@@ -44,7 +40,7 @@ async def test_a_connection_the_server_closed_is_not_reused():
     server, base, connections = await _server(close_after_answer=True)
     pool = RawPool(base)
     for _ in range(3):
-        assert await pool.post("/x", b"{}", {}) == (201, "ok", None)
+        assert await pool.post("/x", b"{}", {}) == (201, "ok")
         await asyncio.sleep(0.05)  # the server's FIN arrives
     assert len(connections) == 3 and pool.expired == 2
     pool.close()
@@ -56,11 +52,11 @@ async def test_an_idle_connection_expires_and_a_fresh_one_keeps_alive():
     server, base, connections = await _server(close_after_answer=False)
     pool = RawPool(base)
     pool.KEEPALIVE_EXPIRY = 0.1
-    assert await pool.post("/x", b"{}", {}) == (201, "ok", None)
-    assert await pool.post("/x", b"{}", {}) == (201, "ok", None)
+    assert await pool.post("/x", b"{}", {}) == (201, "ok")
+    assert await pool.post("/x", b"{}", {}) == (201, "ok")
     assert len(connections) == 1  # kept alive
     await asyncio.sleep(0.2)
-    assert await pool.post("/x", b"{}", {}) == (201, "ok", None)
+    assert await pool.post("/x", b"{}", {}) == (201, "ok")
     assert len(connections) == 2 and pool.expired == 1
     pool.close()
     server.close()
@@ -72,30 +68,7 @@ async def test_each_user_keeps_connections_of_their_own():
     pool = RawPool(base)
     for _ in range(3):
         for user in ("Token a", "Token b", "Token c"):
-            assert await pool.post("/x", b"{}", {"Authorization": user}) == (201, "ok", None)
+            assert await pool.post("/x", b"{}", {"Authorization": user}) == (201, "ok")
     assert len(connections) == 3  # one per user, each kept alive for its next request
     pool.close()
     server.close()
-
-
-@pytest.mark.asyncio
-async def test_the_answers_server_timing_comes_back():
-    server, base, _connections = await _server(close_after_answer=False, response=TIMED)
-    pool = RawPool(base)
-    status, text, timing = await pool.post("/x", b"{}", {})
-    assert (status, text) == (201, "ok")
-    assert server_timing(timing) == {"write": 1.5, "app": 3.25}
-    pool.close()
-    server.close()
-
-
-@pytest.mark.parametrize(
-    ("value", "steps"),
-    [
-        ("roll;dur=0.1, caller;dur=0.87", {"roll": 0.1, "caller": 0.87}),
-        ('db;desc="PostgreSQL";dur=2', {"db": 2.0}),  # parameters in any order
-        ("cache, miss;dur=x, ;dur=1", {}),  # no duration, a bad one, no name: left out
-    ],
-)
-def test_server_timing_is_read_as_milliseconds_per_step(value, steps):
-    assert server_timing(value) == steps
