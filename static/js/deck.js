@@ -644,13 +644,13 @@
 
   function renderTableState(ev, api) {
     var p = ev.payload || {};
-    // A newer snapshot replaces the shown one; the referee's full one (hidden NPCs, every
-    // sheet's bennies) also replaces the public one of the same version that came just before.
+    // Each browser receives one copy of a change, its own audience's: a newer snapshot
+    // replaces the shown one.
     var snap = p.snapshot;
-    if (snap && (snap.version > state.version || (snap.version === state.version && p.full))) {
-      setState(snap, true);
-    }
+    if (snap && snap.version > state.version) setState(snap, true);
     if (live) refresh();
+    // Logs written before the players' visibility hold the referee's second copy of a change
+    // as `log: false`: the line came with the copy before it.
     if (p.log === false) return null;
     var li = api.entryShell(ev, "tablestate", "ts-" + p.action);
     li.setAttribute("data-action", p.action);

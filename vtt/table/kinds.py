@@ -19,7 +19,10 @@ Copies for two audiences: an event whose players see less than the referee is pu
 the referee's copy ``blind`` with ``audience: "referee"`` and the players' copy ``players``
 (every member but the referee) with ``audience: "players"``; each browser receives only its own
 copy. Logs written before the ``players`` visibility hold those players' copies as
-``everyone``: replay leaves them out for a referee (``events.visible_filter``).
+``everyone``: replay leaves them out for a referee (``events.visible_filter``). Older still,
+``initiative`` and ``tablestate`` pairs (``everyone``, then a ``blind`` full copy, no
+``audience``) replay as they are: the browser keeps the newest snapshot, and the referee's old
+``tablestate`` copy says ``log: false``.
 """
 
 from __future__ import annotations
@@ -294,15 +297,16 @@ register(
     # initiative and the dungeon clock
     Kind(
         "initiative",
-        "The initiative order (players' snapshot without hidden entries; the referee's full "
-        "one, blind, right after it).",
+        "The initiative order: one copy for everyone, or with hidden entries the players' "
+        "snapshot without them and the referee's full one.",
         {
             "round": req(int),
             "current": req(int, NONE),
             "current_hidden": req(bool),
             "entries": req(list),
+            "audience": opt(str),
         },
-        EVERYONE_OR_BLIND,
+        (V.EVERYONE, V.PLAYERS, V.BLIND),
         {
             "current": "initiative_entry",
             "entries[].id": "initiative_entry",
@@ -437,7 +441,9 @@ register(
     # rulesets' table state and prep
     Kind(
         "tablestate",
-        "A ruleset's table state changed (Savage Worlds deck and pool, Tales battle).",
+        "A ruleset's table state changed (Savage Worlds deck and pool, Tales battle): one copy "
+        "for everyone, or the players' public one and the referee's full one; blind alone for "
+        "a hidden action. `log: false` marks the referee's second copy in logs written before.",
         {
             "ruleset": req(str),
             "action": req(str),
@@ -447,8 +453,9 @@ register(
             "full": req(bool),
             "log": req(bool),
             "snapshot": req(dict),
+            "audience": opt(str),
         },
-        EVERYONE_OR_BLIND,
+        (V.EVERYONE, V.PLAYERS, V.BLIND),
         {"data": "table_state", "outcome": "table_state", "snapshot": "table_state"},
     ),
     Kind(

@@ -416,21 +416,18 @@ def initiative_snapshot(campaign_id: int, *, include_hidden: bool) -> dict[str, 
 
 
 def _publish_initiative(campaign: Campaign, actor: User) -> None:
-    """Players get the snapshot without hidden NPCs; the referee gets the full one after it."""
-    publish(
-        campaign=campaign,
-        kind="initiative",
-        payload=initiative_snapshot(campaign.pk, include_hidden=False),
-        actor=actor,
-    )
-    if InitiativeEntry.objects.filter(campaign=campaign, hidden=True).exists():
-        publish(
-            campaign=campaign,
-            kind="initiative",
-            payload=initiative_snapshot(campaign.pk, include_hidden=True),
-            actor=actor,
-            visibility=V.BLIND,
-        )
+    """One copy per audience: with hidden entries, the players' snapshot without them
+    (``players``) and the referee's full one (``blind``); otherwise one copy for everyone."""
+    public = initiative_snapshot(campaign.pk, include_hidden=False)
+    if not InitiativeEntry.objects.filter(campaign=campaign, hidden=True).exists():
+        publish(campaign=campaign, kind="initiative", payload=public, actor=actor)
+        return
+    full = initiative_snapshot(campaign.pk, include_hidden=True)
+    drafts = [
+        Draft("initiative", {**public, "audience": "players"}, V.PLAYERS),
+        Draft("initiative", {**full, "audience": "referee"}, V.BLIND),
+    ]
+    publish_many(campaign=campaign, events=drafts, actor=actor)
 
 
 def _lock_initiative(campaign: Campaign) -> InitiativeState:

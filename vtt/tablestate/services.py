@@ -29,7 +29,7 @@ from vtt.characters import services as character_services
 from vtt.characters.models import Character, Kind, PendingMove
 from vtt.core.errors import Conflict, Invalid, ServiceError, invalid_from_rules
 from vtt.table.models import Visibility as V
-from vtt.table.services import publish
+from vtt.table.services import Draft, publish, publish_many
 from vtt.tablestate import selectors
 from vtt.tablestate.models import TableState
 
@@ -728,8 +728,11 @@ def _publish(
     hidden: bool = False,
     single: bool = False,
 ) -> None:
-    """Players get the public snapshot; the referee, when their view differs (hidden NPCs,
-    every sheet's bennies), a full one right after it."""
+    """One copy per audience: the players' (public snapshot, ``players``) and the referee's
+    (full snapshot, ``blind``) when their views differ (hidden NPCs, every sheet's bennies),
+    one copy for everyone when they do not. Each copy is its reader's one log line. A hidden
+    action goes to the referee alone; ``single`` (a spend inside a move) sends only the public
+    copy, to everyone."""
     data = {k: v for k, v in data.items() if not k.startswith("_")}
     public = selectors.snapshot(ts, referee=False)
     full = selectors.snapshot(ts, referee=True)
@@ -740,29 +743,27 @@ def _publish(
         "data": data,
         "outcome": _named_outcome(ts, outcome, players=False),
         "full": False,
+        "log": True,
     }
     if hidden:
         publish(
             campaign=ts.campaign_id,
             kind="tablestate",
-            payload={**payload, "snapshot": full, "full": True, "log": True},
+            payload={**payload, "snapshot": full, "full": True},
             actor=actor,
             visibility=V.BLIND,
         )
         return
-    players_outcome = _named_outcome(ts, outcome, players=True)
-    publish(
-        campaign=ts.campaign_id,
-        kind="tablestate",
-        payload={**payload, "outcome": players_outcome, "snapshot": public, "log": True},
-        actor=actor,
-        visibility=V.EVERYONE,
-    )
-    if (full != public or players_outcome != payload["outcome"]) and not single:
-        publish(
-            campaign=ts.campaign_id,
-            kind="tablestate",
-            payload={**payload, "snapshot": full, "full": True, "log": False},
-            actor=actor,
-            visibility=V.BLIND,
-        )
+    players = {**payload, "outcome": _named_outcome(ts, outcome, players=True), "snapshot": public}
+    if single or (full == public and players["outcome"] == payload["outcome"]):
+        publish(campaign=ts.campaign_id, kind="tablestate", payload=players, actor=actor)
+        return
+    drafts = [
+        Draft("tablestate", {**players, "audience": "players"}, V.PLAYERS),
+        Draft(
+            "tablestate",
+            {**payload, "snapshot": full, "full": True, "audience": "referee"},
+            V.BLIND,
+        ),
+    ]
+    publish_many(campaign=ts.campaign_id, events=drafts, actor=actor)

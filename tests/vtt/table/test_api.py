@@ -226,6 +226,9 @@ def test_initiative_flow_and_hidden_npcs(table, api_for):
     for event in TableEvent.objects.filter(kind="initiative").exclude(visibility="blind"):
         assert "Тайный убийца" not in str(event.payload)
     assert TableEvent.objects.filter(kind="initiative", visibility="blind").exists()
+    # one copy per audience: never an everyone copy beside the referee's
+    last_two = list(TableEvent.objects.filter(kind="initiative").order_by("-seq")[:2])
+    assert {e.visibility for e in last_two} == {"players", "blind"}
     bad = gm.post(base + "order/", {"entry_ids": [goblin]}, format="json")
     assert bad.status_code == 400
 

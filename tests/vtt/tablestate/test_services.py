@@ -87,7 +87,8 @@ def test_a_round_with_a_scripted_shuffle_gives_the_order_of_the_cards(sw, cast):
     assert not full["shuffle_due"]
     assert dk.check_deck(TableState.objects.get(pk=sw.campaign.pk).state["deck"]) == []
     events = TableEvent.objects.filter(kind="tablestate", payload__action="deal_round")
-    assert [e.visibility for e in events] == ["everyone", "blind", "everyone", "blind"]
+    assert [e.visibility for e in events] == ["players", "blind", "players", "blind"]
+    assert all(e.payload["log"] for e in events)
     assert events[2].payload["data"] == {
         "round": 2,
         "shuffled": True,
@@ -278,7 +279,7 @@ def test_named_groups_of_extras_get_one_card_and_can_be_hidden(sw, cast):
 def test_the_players_deal_text_names_no_hidden_participant(sw, cast, api_for):
     """The rules' deal text lists every participant and card ("Раунд 1: c12 (Джокер),
     x:засада (7♣), ..."); a player's copy of the event must not name the hidden villain, the
-    hidden group nor their cards. The referee's blind copy keeps the whole text."""
+    hidden group nor their cards. The referee's copy keeps the whole text."""
     a, b, _wolves, villain = cast
     with ScriptedDice([], shuffles=[deck_with_top("KS", "KH", "RJ", "7C")]) as dice:
         move(sw, "start_combat", dice=dice)
@@ -290,7 +291,7 @@ def test_the_players_deal_text_names_no_hidden_participant(sw, cast, api_for):
     ]
     move(sw, "deal_round", {"participants": participants})
     events = TableEvent.objects.filter(kind="tablestate", payload__action="deal_round")
-    public = next(e for e in events if e.visibility == "everyone")
+    public = next(e for e in events if e.visibility == "players")
     full = next(e for e in events if e.visibility == "blind")
     # issue 18 item 9: the log names the participants instead of their ids ("c12")
     assert public.payload["outcome"]["text"] == {
