@@ -336,3 +336,40 @@ async def test_error_frames_speak_the_users_language(table, language, expected):
     frame = await next_of(pc, "error")
     assert (frame["code"], frame["message"]) == ("not_ready", expected)
     await pc.disconnect()
+
+
+async def events_until_chat(comm) -> list[dict]:
+    """Every event frame up to the chat message that closes a test's actions."""
+    seen = []
+    while True:
+        event = (await next_of(comm, "event"))["event"]
+        if event["kind"] == "chat":
+            return seen
+        seen.append(event)
+
+
+async def test_each_initiative_change_reaches_each_socket_once(table):
+    """Issue 19: the referee's and the players' copies are audiences. With a hidden entry the
+    referee's socket gets only the full copy, a player's only the copy without it; with none
+    hidden, one copy for everyone."""
+    gm = await connect(table.referee, table.campaign.pk)
+    pc = await connect(table.player, table.campaign.pk)
+    await hello(gm)
+    await hello(pc)
+    c = table.campaign
+    add = sync_to_async(services.initiative_add)
+    await add(campaign=c, actor=table.player, role="player", name="Алиса", value=12)
+    await add(campaign=c, actor=table.referee, role="referee", name="Тайный убийца", hidden=True)
+    await sync_to_async(services.initiative_step)(campaign=c, actor=table.referee, direction=1)
+    await sync_to_async(services.chat_post)(campaign=c, actor=table.referee, text="конец")
+    referee = await events_until_chat(gm)
+    player = await events_until_chat(pc)
+    assert [e["kind"] for e in referee] == ["initiative"] * 3
+    assert [e["kind"] for e in player] == ["initiative"] * 3
+    assert [e["visibility"] for e in referee] == ["everyone", "blind", "blind"]
+    assert [e["visibility"] for e in player] == ["everyone", "players", "players"]
+    assert [e["name"] for e in referee[-1]["payload"]["entries"]] == ["Алиса", "Тайный убийца"]
+    for event in player:
+        assert "Тайный убийца" not in json.dumps(event, ensure_ascii=False)
+    await gm.disconnect()
+    await pc.disconnect()

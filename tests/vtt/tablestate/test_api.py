@@ -101,7 +101,7 @@ def test_stale_version_is_a_409_and_deals_nothing(sw, api_for):
     )
     assert again.status_code == 409 and again.json()["code"] == "stale_version"
     started = TableEvent.objects.filter(kind="tablestate", payload__action="start_combat")
-    assert started.filter(visibility="everyone").count() == 1
+    assert started.exclude(visibility="blind").count() == 1
 
 
 def test_benny_choice_api_by_role(sw, api_for):

@@ -82,7 +82,7 @@ def test_two_deals_at_once_never_deal_the_same_card_twice(sw):
     assert ts.version == 2
     assert dk.check_deck(ts.state["deck"]) == []
     dealt = TableEvent.objects.filter(
-        kind="tablestate", payload__action="deal_round", visibility="everyone"
+        kind="tablestate", payload__action="deal_round", visibility="players"
     )
     assert sorted(e.payload["version"] for e in dealt) == [1, 2]
 

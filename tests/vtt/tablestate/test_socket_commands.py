@@ -3,16 +3,19 @@ table-state API, and one deal per idempotency key."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from asgiref.sync import sync_to_async
 
 from systems.core.dice import ScriptedDice
 from tests.vtt.characters.test_socket_commands import event_of, hello
-from tests.vtt.table.test_consumer import connect
+from tests.vtt.table.test_consumer import connect, events_until_chat
 from tests.vtt.table.test_socket_commands import command
 from vtt.campaigns import services as campaign_services
 from vtt.characters import services as character_services
 from vtt.table.models import TableEvent
+from vtt.table.services import chat_post
 
 from .conftest import sw_character
 
@@ -21,7 +24,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 def _started() -> int:
     return TableEvent.objects.filter(
-        kind="tablestate", payload__action="start_combat", visibility="everyone"
+        kind="tablestate", payload__action="start_combat", visibility="players"
     ).count()
 
 
@@ -116,3 +119,40 @@ async def test_a_sheet_of_another_campaign_is_refused_as_over_http(sw):
     assert refused["type"] == "error" and refused["status"] == 400
     assert refused["code"] == "no_character"
     await gm.disconnect()
+
+
+async def test_each_table_state_change_reaches_each_socket_once(sw):
+    """Issue 19: a change whose referee view differs (a hidden NPC) reaches the referee's
+    socket as one full copy and a player's as one public copy, each with its log line."""
+    await sync_to_async(sw_character)(sw, user=sw.player, name="Ава")
+    villain = await sync_to_async(sw_character)(sw, name="Злодей", kind="npc", hidden=True)
+    gm = await connect(sw.referee, sw.campaign.pk)  # sends; ``watch`` reads what arrives
+    watch = await connect(sw.referee, sw.campaign.pk)
+    pc = await connect(sw.player, sw.campaign.pk)
+    for comm in (gm, watch, pc):
+        await hello(comm)
+    ack = await command(gm, "deck.move", "s-1", {}, {"move": "start_combat"})
+    assert ack["status"] == 200
+    participants = [{"character_id": villain.pk}, {"name": "Засада", "hidden": True}]
+    dealt = await command(
+        gm, "deck.move", "s-2", {"participants": participants}, {"move": "deal_round"}
+    )
+    assert dealt["status"] == 200
+    await sync_to_async(chat_post)(campaign=sw.campaign, actor=sw.referee, text="конец")
+    referee = await events_until_chat(watch)
+    player = await events_until_chat(pc)
+    assert [(e["payload"]["action"], e["visibility"]) for e in referee] == [
+        ("start_combat", "blind"),
+        ("deal_round", "blind"),
+    ]
+    assert [(e["payload"]["action"], e["visibility"]) for e in player] == [
+        ("start_combat", "players"),
+        ("deal_round", "players"),
+    ]
+    assert all(e["payload"]["log"] for e in referee + player)
+    assert "Злодей" in json.dumps(referee[-1], ensure_ascii=False)
+    for event in player:
+        blob = json.dumps(event, ensure_ascii=False)
+        assert "Злодей" not in blob and "Засада" not in blob
+    for comm in (gm, watch, pc):
+        await comm.disconnect()
