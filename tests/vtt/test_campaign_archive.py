@@ -42,7 +42,7 @@ from vtt.prep import library
 from vtt.prep import services as prep_services
 from vtt.table import clock
 from vtt.table import services as table_services
-from vtt.table.models import DungeonClock, Roll, TableEvent
+from vtt.table.models import DungeonClock, InitiativeEntry, Roll, TableEvent
 from vtt.tablestate import services as tablestate_services
 
 # --- coverage: every model that hangs off a campaign is archived --------------------------------
@@ -629,6 +629,51 @@ def test_round_trip_gives_an_identical_campaign_whose_chain_verifies(
     assert api_for(table.referee).get(f"/api/campaigns/{new.pk}/events/verify/").json()["ok"]
     page = api_for(table.player).get(f"/api/campaigns/{new.pk}/events/?limit=1000").json()
     assert page["events"] and all(e["visibility"] != "blind" for e in page["events"])
+
+
+def test_old_initiative_and_tablestate_pairs_import_and_replay(table, tmp_path, api_for):
+    """Logs from before issue 19 hold an ``everyone`` copy then a ``blind`` full copy, without
+    ``audience``: they import with their ids remapped, verify, and replay to the referee as
+    they were (the browser keeps the newest snapshot; ``log: false`` adds no line)."""
+    c = table.campaign
+    table_services.initiative_add(
+        campaign=c, actor=table.referee, role="referee", name="Тайный", hidden=True
+    )
+    snapshot = table_services.initiative_snapshot
+    old_pairs = [
+        ("initiative", snapshot(c.pk, include_hidden=False), "everyone"),
+        ("initiative", snapshot(c.pk, include_hidden=True), "blind"),
+    ]
+    change = {"ruleset": c.ruleset, "action": "adjust_pool", "version": 1, "data": {}}
+    change.update(outcome=None, full=False, log=True, snapshot={"version": 1})
+    old_pairs += [
+        ("tablestate", change, "everyone"),
+        ("tablestate", {**change, "full": True, "log": False}, "blind"),
+    ]
+    for kind, payload, visibility in old_pairs:
+        table_services.publish(
+            campaign=c, kind=kind, payload=payload, actor=table.referee, visibility=visibility
+        )
+    path = tmp_path / "old.vttc"
+    _export(c, path)
+    new, _printed = _import(path)
+    assert api_for(table.referee).get(f"/api/campaigns/{new.pk}/events/verify/").json()["ok"]
+    url = f"/api/campaigns/{new.pk}/events/?since=0&limit=1000"
+    seen = api_for(table.referee).get(url).json()["events"]
+    kinds = ("initiative", "tablestate")
+    pairs = [(e["kind"], e["visibility"]) for e in seen if e["kind"] in kinds]
+    assert pairs[-4:] == [
+        ("initiative", "everyone"),
+        ("initiative", "blind"),
+        ("tablestate", "everyone"),
+        ("tablestate", "blind"),
+    ]
+    entry = InitiativeEntry.objects.get(campaign=new)
+    full = [e for e in seen if e["kind"] == "initiative"][-1]["payload"]
+    assert [(x["name"], x["id"]) for x in full["entries"]] == [("Тайный", entry.pk)]
+    assert [e["payload"]["log"] for e in seen if e["kind"] == "tablestate"] == [True, False]
+    players = api_for(table.player).get(url).json()["events"]
+    assert "Тайный" not in json.dumps(players, ensure_ascii=False)
 
 
 def test_members_missing_here_become_inactive_placeholders(table, tmp_path):
