@@ -235,7 +235,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "armor to the GM character's wounds, then roll 2d6+total wounds for minor enemies, "
             "1d6+total wounds (yes, one die) for important GM characters, monsters and demons.",
         ),
-        seed="L15-L77",
+        source="L15-L77",
         subject="npc",
         roll="wounds",
         params=ObjectField(
@@ -274,7 +274,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you take damage, lower your health by the damage after armor and roll "
             "2d6+health.",
         ),
-        seed="L79-L167",
+        source="L79-L167",
         roll="health",
         params=ObjectField(
             fields={
@@ -322,7 +322,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ход боя, бросок+Сталь (полный текст хода в этой главе не приведён).",
             "A combat move, roll+Steel (its full text is not in this chapter).",
         ),
-        seed="L159-L183, L209-L227",
+        source="L159-L183, L209-L227",
         roll="steel",
         params=ObjectField(fields=dict(ROLL_PARAMS)),
         results={
@@ -352,7 +352,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "вариантов даёт +1 бб урона).",
             "A ranged combat move (full text not in this chapter; one option gives +1 AP damage).",
         ),
-        seed="L67, L177",
+        source="L67, L177",
         roll="stat",
         params=ObjectField(fields={**ROLL_PARAMS, "stat": STAT_PARAM}),
         results={
@@ -374,7 +374,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ход, который может предшествовать урону (полный текст в главе не приведён).",
             "A move that may come before damage (full text not in this chapter).",
         ),
-        seed="L169, L177",
+        source="L169, L177",
         roll="stat",
         params=ObjectField(fields={**ROLL_PARAMS, "stat": STAT_PARAM}),
         results={
@@ -391,7 +391,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ход, который может предшествовать урону (полный текст в главе не приведён).",
             "A move that may come before damage (full text not in this chapter).",
         ),
-        seed="L145, L169, L177",
+        source="L145, L169, L177",
         roll="stat",
         params=ObjectField(fields={**ROLL_PARAMS, "stat": STAT_PARAM}),
         results={
@@ -411,7 +411,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When player characters fight each other: both roll their moves (the opponent "
             "chooses what to roll with); the higher total wins and gets +1 superiority.",
         ),
-        seed="L185-L231",
+        source="L185-L231",
         params=ObjectField(
             fields={
                 **ROLL_PARAMS,
@@ -437,7 +437,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "At any moment while marking damage the player may mark a maim instead of "
             "the consequences of this round's damage.",
         ),
-        seed="L129-L141",
+        source="L129-L141",
         kind="action",
         params=ObjectField(
             fields={
@@ -455,7 +455,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Если увечье исцелено, убери отметку; его можно будет взять опять.",
             "A healed maim is unmarked and can be taken again.",
         ),
-        seed="L131-L133",
+        source="L131-L133",
         kind="action",
         params=ObjectField(
             fields={
@@ -470,7 +470,7 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Изменить превосходство",
         en="Adjust superiority",
         trigger=_t("+1 или -1 к превосходству по итогам хода.", "+1 or -1 superiority."),
-        seed="L43, L101-L111, L149, L195",
+        source="L43, L101-L111, L149, L195",
         kind="action",
         params=ObjectField(
             fields={"delta": IntField(ru="На сколько", en="By", default=1, min=-6, max=6)}
@@ -484,7 +484,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Как снимается отметка, в главе не сказано: решает Мастер.",
             "The chapter does not say how it clears: the GM decides.",
         ),
-        seed="L83",
+        source="L83",
         kind="action",
     ),
 )

@@ -57,7 +57,6 @@ from systems.core.rulekit import (
 )
 from systems.core.schema import OPPONENT, PLAYER, MoveSpec, OptionSet, fail, validate
 
-SEED = "shared/seeds/002_d87999cfe335c954_city_of_judas.txt"
 MAIM_PREFIX = "maim:"
 
 _Call = MoveCall

@@ -390,7 +390,7 @@ class MoveSpec:
     ru: str
     en: str
     trigger: Text
-    seed: str
+    source: str
     kind: str = "move"  # "move" (a seed move) or "action" (sheet bookkeeping)
     subject: str = "character"  # whose state ``resolve`` takes: "character" or "npc"
     roll: str | None = None  # how it rolls (a stat key or a ruleset word); None: no roll

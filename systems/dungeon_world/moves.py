@@ -232,13 +232,13 @@ FORWARD_FIELDS: dict[str, Field] = {
 }
 
 
-def _move(key: str, trigger: Text, seed: str, **kwargs: Any) -> MoveSpec:
+def _move(key: str, trigger: Text, source: str, **kwargs: Any) -> MoveSpec:
     ru, en = _name(key)
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, **kwargs)
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, **kwargs)
 
 
-def _action(key: str, ru: str, en: str, trigger: Text, seed: str, **kwargs: Any) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, kind="action", **kwargs)
+def _action(key: str, ru: str, en: str, trigger: Text, source: str, **kwargs: Any) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, kind="action", **kwargs)
 
 
 MOVES: tuple[MoveSpec, ...] = (

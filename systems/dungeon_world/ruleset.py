@@ -68,7 +68,6 @@ from systems.dungeon_world.sheet import (
     effective_modifier,
 )
 
-SEED = "shared/seeds/000_85cce0bb37d21031_dungeon_world.txt"
 CANT_ACT = {
     "dying": ("Сначала сделайте последний вздох.", "Make your Last Breath first."),
     "stabilized": ("Персонаж без сознания.", "The character is unconscious."),
@@ -86,7 +85,7 @@ PARTY_MOVE_SPECS: dict[str, dict[str, Any]] = {
         "ru": "Нести дозор (весь лагерь)",
         "en": "Take Watch (the whole camp)",
         "params": {"watcher": "a key of party: who is on watch and rolls +WIS"},
-        "seed": "Нести дозор",
+        "source": "Нести дозор",
     },
     "perilous_journey": {
         "ru": "Отправиться в опасное путешествие (роли группы)",
@@ -94,7 +93,7 @@ PARTY_MOVE_SPECS: dict[str, dict[str, Any]] = {
         "params": {
             "roles": "{trailblazer|scout|quartermaster: a key of party}, one hero per role",
         },
-        "seed": "Отправиться в опасное путешествие",
+        "source": "Отправиться в опасное путешествие",
     },
 }
 

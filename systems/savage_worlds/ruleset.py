@@ -90,8 +90,6 @@ from systems.savage_worlds.traits import (
     roll_trait,
 )
 
-SEED = "shared/seeds/004_64bfbd4c16dc2c9a_savage_worlds.txt"
-
 BAND_TEXT: dict[str, tuple[str, str]] = {
     CRITICAL_FAILURE: ("критический провал", "critical failure"),
     "failure": ("провал", "failure"),
@@ -183,7 +181,7 @@ class SavageWorlds(Ruleset):
         return {
             **describe_head(self),
             "edition": {
-                "seed": "Дневник авантюриста (Savage Worlds Deluxe / Explorer's, pre-SWADE)",
+                "source": "Дневник авантюриста (Savage Worlds Deluxe / Explorer's, pre-SWADE)",
                 "published": PUBLISHED,
                 "published_rules": list(PUBLISHED_RULES),
             },

@@ -11,10 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from systems.core.rulekit import without_seed
+from systems.core.rulekit import without_source
 from systems.core.schema import Choice
-
-SEED = "shared/seeds/003_5e8631e168ba0933_tales.txt"
 
 # --- stats (L15) -------------------------------------------------------------------------------
 
@@ -59,7 +57,7 @@ class Skill:
     en: str
     stat: str | None
     group: str
-    seed: str
+    source: str
     gated: bool = False
     levels: bool = True
     detail: str = ""
@@ -68,7 +66,7 @@ class Skill:
     opposed: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 WEAPON_CATEGORIES: tuple[Choice, ...] = (
@@ -195,10 +193,10 @@ class Origin:
     en: str
     skills: tuple[str, str]
     spells: bool
-    seed: str
+    source: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {**without_seed(asdict(self)), "skills": list(self.skills)}
+        return {**without_source(asdict(self)), "skills": list(self.skills)}
 
 
 ORIGINS: tuple[Origin, ...] = (
@@ -271,7 +269,7 @@ class Weapon:
     min_str: int
     category: str | None
     modes: tuple[str, ...]
-    seed: str
+    source: str
     two_handed: bool = False
     thrown_only: bool = False
     attack_dex: int = 0
@@ -283,7 +281,7 @@ class Weapon:
     carried: bool = True
 
     def as_dict(self) -> dict[str, Any]:
-        return {**without_seed(asdict(self)), "modes": list(self.modes)}
+        return {**without_source(asdict(self)), "modes": list(self.modes)}
 
 
 WEAPONS: tuple[Weapon, ...] = (
@@ -500,10 +498,10 @@ class Armour:
     reduction: int
     max_dex: int | None
     blocks_casting: bool
-    seed: str
+    source: str
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 ARMOURS: tuple[Armour, ...] = (
@@ -526,10 +524,10 @@ class Shield:
     ranged: int
     dodge: int
     bash: str
-    seed: str
+    source: str
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 SHIELDS: tuple[Shield, ...] = (
@@ -554,14 +552,14 @@ class Condition:
     key: str
     ru: str
     en: str
-    seed: str
+    source: str
     attack: str = ""
     scene: bool = False
     helpless: bool = False
     spell: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 CONDITIONS: tuple[Condition, ...] = (
@@ -712,7 +710,7 @@ class Spell:
     en: str
     min_mind: int
     kind: str  # "charm" (until the end of the scene) or "instant" (L346)
-    seed: str
+    source: str
     effect_ru: str
     effect_en: str
     direct: bool = False
@@ -724,15 +722,17 @@ class Spell:
     targets: str = "one"  # "one", "area" (no creature), "many" (everyone around), "none"
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
-def _charm(key: str, ru: str, en: str, mind: int, seed: str, e_ru: str, e_en: str, **kw) -> Spell:
-    return Spell(key, ru, en, mind, "charm", seed, e_ru, e_en, **kw)
+def _charm(key: str, ru: str, en: str, mind: int, source: str, e_ru: str, e_en: str, **kw) -> Spell:
+    return Spell(key, ru, en, mind, "charm", source, e_ru, e_en, **kw)
 
 
-def _instant(key: str, ru: str, en: str, mind: int, seed: str, e_ru: str, e_en: str, **kw) -> Spell:
-    return Spell(key, ru, en, mind, "instant", seed, e_ru, e_en, **kw)
+def _instant(
+    key: str, ru: str, en: str, mind: int, source: str, e_ru: str, e_en: str, **kw
+) -> Spell:
+    return Spell(key, ru, en, mind, "instant", source, e_ru, e_en, **kw)
 
 
 _FIRE_RU = "Область {a}: вошедший или начавший в ней ход получает 2 повреждения, броня не помогает."
@@ -1386,7 +1386,7 @@ class Form:
     damage_vanishes: bool
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 FORMS: tuple[Form, ...] = (
@@ -1425,7 +1425,7 @@ class Summon:
     shield: str = "none"
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 SUMMONS: tuple[Summon, ...] = (
@@ -1477,13 +1477,13 @@ class Trap:
     en: str
     avoid: str
     effect: str
-    seed: str
+    source: str
     damage: str = ""
     depth: str = ""
     spikes: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 TRAPS: tuple[Trap, ...] = (

@@ -151,12 +151,12 @@ ATTACK_RESULTS = {
 }
 
 
-def _move(key: str, ru: str, en: str, trigger: Text, seed: str, **kw: Any) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, **kw)
+def _move(key: str, ru: str, en: str, trigger: Text, source: str, **kw: Any) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, **kw)
 
 
-def _action(key: str, ru: str, en: str, trigger: Text, seed: str, **kw: Any) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, kind="action", **kw)
+def _action(key: str, ru: str, en: str, trigger: Text, source: str, **kw: Any) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, kind="action", **kw)
 
 
 MOVES: tuple[MoveSpec, ...] = (

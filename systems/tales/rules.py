@@ -314,7 +314,7 @@ def pick_weapon(
             weapon.min_str,
             "throwing",
             (THROWN,),
-            weapon.seed,
+            weapon.source,
         )
     return weapon, mode, entry
 

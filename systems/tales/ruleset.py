@@ -47,7 +47,7 @@ from systems.core.rulekit import (
     describe_moves,
     describe_settings,
     split_call,
-    without_seed,
+    without_source,
 )
 from systems.core.ruleset import RulesError
 from systems.core.schema import ObjectField, fail, validate
@@ -249,7 +249,7 @@ class Tales(MoveDispatch):
             **describe_settings(SETTINGS),
             **describe_moves(MOVES),
             "wizard": wizard_mod.describe(),
-            "tables": [without_seed(t) for t in all_tables()],
+            "tables": [without_source(t) for t in all_tables()],
             **common_params(
                 "Сразу ответить на выбор, который предложит ход",
                 "Answer the move's pending choice at once",

@@ -7,7 +7,7 @@ knows nothing about this game::
         "key": "room_contents",                  # unique, stable
         "name": {"ru": "...", "en": "..."},
         "formula": "1d10",                       # dice notation (systems.core.notation)
-        "seed": "L499-L509",                     # optional: where the seed has it
+        "source": "L499-L509",                     # optional: where the seed has it
         "note": {"ru": "...", "en": "..."},      # optional: how to use it
         "template": False,                       # optional: True = placeholder rows to rewrite
         "entries": [
@@ -75,12 +75,12 @@ def _origin_table() -> dict[str, Any]:
         "key": "origin",
         "name": _t("Социальное положение", "Social origin"),
         "formula": "2d10",
-        "seed": "L21-L102",
+        "source": "L21-L102",
         "entries": entries,
     }
 
 
-def _line(size: str, line: str, lo: int, amount: str | None, unit: tuple[str, str], seed: str):
+def _line(size: str, line: str, lo: int, amount: str | None, unit: tuple[str, str], source: str):
     """One treasure line (L519-L541): pays on ``lo`` or more on its own d10."""
     name = {
         "silver": ("серебро", "silver"),
@@ -107,7 +107,7 @@ def _line(size: str, line: str, lo: int, amount: str | None, unit: tuple[str, st
             f"{size_name[1]} treasure: {name[1]} ({lo}+)",
         ),
         "formula": "1d10",
-        "seed": seed,
+        "source": source,
         "entries": entries,
     }
 
@@ -173,7 +173,7 @@ def _trap_table() -> dict[str, Any]:
         "key": "trap",
         "name": _t("Ловушки", "Traps"),
         "formula": "1d10",
-        "seed": "L543-L563",
+        "source": "L543-L563",
         "entries": entries,
     }
 
@@ -188,7 +188,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "room_contents",
         "name": _t("Подземелье: содержимое комнаты", "Dungeon: room contents"),
         "formula": "1d10",
-        "seed": "L499-L509",
+        "source": "L499-L509",
         "note": _t(
             "Бросается для каждой комнаты вместе с d6 сокровищ.",
             "Rolled for each room together with the treasure d6.",
@@ -210,7 +210,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "room_treasure",
         "name": _t("Подземелье: сокровище комнаты", "Dungeon: room treasure"),
         "formula": "1d6",
-        "seed": "L511-L517",
+        "source": "L511-L517",
         "entries": [
             _e(1, 3, "Нет сокровища", "No treasure", key="none"),
             _e(
@@ -237,7 +237,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "corridor_trap",
         "name": _t("Коридор: ловушка (1 к 10)", "Corridor: trap (1 in 10)"),
         "formula": "1d10",
-        "seed": "L565",
+        "source": "L565",
         "entries": [
             _e(1, 1, "Ловушка", "A trap", key="trap", roll_on="trap"),
             _e(2, 10, "Ловушки нет", "No trap", key="none"),
@@ -247,7 +247,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "corridor_level",
         "name": _t("Коридор: перепад высот (1 к 10)", "Corridor: change of level (1 in 10)"),
         "formula": "1d10",
-        "seed": "L569",
+        "source": "L569",
         "note": _t("Для проверок лазанья или левитации.", "For climbing checks or Levitation."),
         "entries": [
             _e(1, 1, "Перепад высот", "A change of level", key="level_change"),
@@ -261,7 +261,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Wandering monsters on entering a room (1 in 10)",
         ),
         "formula": "1d10",
-        "seed": "L571",
+        "source": "L571",
         "entries": [
             _e(
                 1,
@@ -280,7 +280,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Бродячие монстры (d6, заполняет ведущий)", "Wandering monsters (d6, made by the GM)"
         ),
         "formula": "1d6",
-        "seed": "L571",
+        "source": "L571",
         "template": True,
         "note": _t(
             "Таблицу бродячих монстров лучше делать на d6; впишите свои строки.",
@@ -303,7 +303,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Дикая местность: встреча за день (2 к 10)", "Wilderness: encounter per day (2 in 10)"
         ),
         "formula": "1d10",
-        "seed": "L575",
+        "source": "L575",
         "entries": [
             _e(1, 2, "Встреча с монстрами", "An encounter with monsters", key="encounter"),
             _e(3, 10, "Спокойный день", "A quiet day", key="none"),
@@ -313,7 +313,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "town_encounter",
         "name": _t("Город: встреча за день (2 к 10)", "Town: encounter per day (2 in 10)"),
         "formula": "1d10",
-        "seed": "L577",
+        "source": "L577",
         "entries": [
             _e(
                 1,
@@ -332,7 +332,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Городские встречи (d6, заполняет ведущий)", "Town encounters (d6, made by the GM)"
         ),
         "formula": "1d6",
-        "seed": "L577",
+        "source": "L577",
         "template": True,
         "note": _t(
             "В таблице должна быть строка про воровство, чтобы не забывали о бдительности.",
@@ -364,7 +364,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Внезапность (бросает не ожидавшая сторона)", "Surprise (rolled by the unaware side)"
         ),
         "formula": "1d6",
-        "seed": "L140",
+        "source": "L140",
         "entries": [
             _e(
                 1,

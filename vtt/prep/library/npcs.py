@@ -1,6 +1,6 @@
 """Ready-made NPC and monster stat blocks, per ruleset.
 
-A block is ``{"key", "name": {ru, en}, "state": {...}, "note": {ru, en}, "seed"}``; ``state``
+A block is ``{"key", "name": {ru, en}, "state": {...}, "note": {ru, en}, "source"}``; ``state``
 is laid over the ruleset's default NPC (``default_npc`` or ``default_state``) and validated by
 the ruleset (``validate_npc`` where there is one, else ``validate_state``), exactly as
 ``vtt.characters.services.character_create`` does when the referee drops a block into the
@@ -26,9 +26,9 @@ EXAMPLE = _t(
 
 
 def _block(
-    key: str, ru: str, en: str, state: dict[str, Any], *, note=EXAMPLE, seed: str = ""
+    key: str, ru: str, en: str, state: dict[str, Any], *, note=EXAMPLE, source: str = ""
 ) -> dict[str, Any]:
-    return {"key": key, "name": _t(ru, en), "state": state, "note": note, "seed": seed}
+    return {"key": key, "name": _t(ru, en), "state": state, "note": note, "source": source}
 
 
 # --- Сказания волшебного мира: the summoned creatures are the seed's only stat blocks (§5) -------
@@ -53,7 +53,7 @@ def _tales() -> list[dict[str, Any]]:
                 "Как призванный волк: сила 10, ловкость 13, разум 6.",
                 "As the summoned wolf: Str 10, Dex 13, Mind 6.",
             ),
-            seed="L429-L439",
+            source="L429-L439",
         )
     )
     blocks.append(
@@ -69,7 +69,7 @@ def _tales() -> list[dict[str, Any]]:
                 "shield": soldier.shield,
             },
             note=_t("Обычное оружие и щит.", "An ordinary weapon and a shield."),
-            seed="L429-L439",
+            source="L429-L439",
         )
     )
     for element in ELEMENTS:
@@ -89,7 +89,7 @@ def _tales() -> list[dict[str, Any]]:
                     },
                 },
                 note=_t("Как призванная сущность.", "As the summoned entity."),
-                seed="L429-L439",
+                source="L429-L439",
             )
         )
     blocks.append(
@@ -153,7 +153,7 @@ def _dungeon_world() -> list[dict[str, Any]]:
             "Goblin",
             {"hp": 3, "max_hp": 3, "armor": 1, "damage": "к6", "tags": ["орда", "мелкий"]},
             note=seed_note,
-            seed="L254",
+            source="L254",
         ),
         _block(
             "warlock",
@@ -168,7 +168,7 @@ def _dungeon_world() -> list[dict[str, Any]]:
                 "tags": ["одиночка", "магия"],
             },
             note=seed_note,
-            seed="L254",
+            source="L254",
         ),
         _block(
             "orc",
@@ -213,7 +213,7 @@ def _city_of_judas() -> list[dict[str, Any]]:
                 "weapon_ap": ap,
             },
             note=kinds_note,
-            seed="L29, L49-L51, L69",
+            source="L29, L49-L51, L69",
         )
 
     return [
