@@ -1,7 +1,9 @@
 """Combat numbers and damage as pure functions.
 
-[published edition] Everything here except the aces on damage rolls (L33), the soak roll's
-existence and cost (L89) and "wild cards can take several wounds" (L19) comes from the
+[published edition] Everything here except the aces on damage rolls («Взрывной бросок»), the soak
+roll's
+existence and cost («Фишки») and "wild cards can take several wounds" («Дикие карты и статисты»)
+comes from the
 published game the seed belongs to (Savage Worlds Deluxe / Explorer's; digest §4). Differences
 between editions are campaign settings (``sheet.SETTINGS``).
 
@@ -176,7 +178,8 @@ def check_damage(text: str) -> dict[str, str] | None:
 def roll_damage(
     dice: Dice, expr: DamageExpr, *, raise_die: bool = False, modifier: int = 0
 ) -> dict[str, Any]:
-    """Проверка урона (L33, L87): every die aces on its own, no wild die (digest §7.2); a raise
+    """Проверка урона («Взрывной бросок»; «Фишки»): every die aces on its own, no wild die (digest
+    §7.2); a raise
     on the attack adds +1d6 [published edition]; the joker's +2 is part of ``modifier``."""
     sides = list(expr.dice) + ([RAISE_DAMAGE_DIE] if raise_die else [])
     rolls: list[Explosion] = [roll_exploding(dice, s) for s in sides]
@@ -295,7 +298,7 @@ def incapacitation_result(band: str, total: int, rule: str) -> dict[str, Any]:
     until the wounds heal; raise: injury for 24 hours. Explorer's: raise: only stunned (Shaken,
     not incapacitated); success: unconscious; failure: Bleeding Out; critical failure: dead.
     SWADE: as Deluxe, but death on a critical failure. Injuries come from the Injury Table
-    (2d6, not in the seed; bennies do not change table results, L87).
+    (2d6, not in the seed; bennies do not change table results, «Фишки»).
     """
     if rule == "explorer":
         if band == "critical_failure":

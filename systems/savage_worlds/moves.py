@@ -146,7 +146,10 @@ MOVES: tuple[MoveSpec, ...] = (
             "Персонаж применяет характеристику или навык.",
             "A character uses an attribute or a skill.",
         ),
-        source="L23-L41, L61-L67, L73-L87",
+        source=(
+            "«Проверки параметров»; «Взрывной бросок»; «Подъёмы»; «Неумелые попытки»; "
+            "«Дикий кубик»; «Фишки»"
+        ),
         roll="trait",
         params=_params(
             _roll_params(),
@@ -168,7 +171,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Сложность зависит от противодействия оппонента.",
             "The difficulty is an opponent's resistance.",
         ),
-        source="L43-L49",
+        source="«Встречные проверки»",
         roll="trait",
         params=_params(
             _roll_params(),
@@ -202,7 +205,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Несколько персонажей работают вместе, и ведущий это допускает.",
             "Several characters work together and the GM allows it.",
         ),
-        source="L51-L55",
+        source="«Совместные проверки»",
         roll="trait",
         params=_params(
             _roll_params(),
@@ -238,7 +241,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Проверка параметра для группы статистов вне боя.",
             "A trait check for a group of extras outside combat.",
         ),
-        source="L57-L59",
+        source="«Групповые проверки»",
         roll="trait",
         params=_params(
             _roll_params(),
@@ -260,7 +263,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Драка против Защиты цели, стрельба и метание против 4.",
             "Fighting against the target's Parry, Shooting/Throwing against 4.",
         ),
-        source=PUBLISHED + "; aces on damage L33; bennies on damage L87",
+        source=PUBLISHED + "; aces on damage «Взрывной бросок»; bennies on damage «Фишки»",
         roll="trait",
         params=_params(
             _roll_params(),
@@ -308,7 +311,7 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Проверка урона",
         en="Damage roll",
         trigger=_t("Бросок урона: все кубики взрываются.", "Roll damage: every die aces."),
-        source="L33, L87; " + PUBLISHED,
+        source="«Взрывной бросок»; «Фишки»; " + PUBLISHED,
         roll="damage",
         params=_params(
             damage=StrField(
@@ -328,7 +331,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Урон против Стойкости: шок и ранения; можно сделать проверку на прочность.",
             "Damage against Toughness: Shaken and wounds; a soak roll may follow.",
         ),
-        source="L19, L89; " + PUBLISHED,
+        source="«Дикие карты и статисты»; «Фишки»; " + PUBLISHED,
         params=_params(
             damage=IntField(ru="Урон", en="Damage", required=True, min=-99, max=999),
             ap=IntField(ru="Бронебойность", en="Armor piercing", default=0, min=0, max=50),
@@ -448,7 +451,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Фишка на переброс проверки параметра, прочность или выход из шока.",
             "A benny to re-roll a trait check, soak, or shake off Shaken.",
         ),
-        source="L81-L89, L93-L95",
+        source="«Фишки»; «Фишки ведущего»",
         kind="action",
         params=_params(
             purpose=ChoiceField(
@@ -477,7 +480,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ведущий награждает за стиль, находчивость, остроумие.",
             "The GM rewards style, ingenuity, wit.",
         ),
-        source="L79",
+        source="«Фишки»",
         kind="action",
         params=_params(amount=IntField(ru="Сколько", en="How many", default=1, min=1, max=10)),
     ),
@@ -489,7 +492,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Передать свою фишку другому персонажу.",
             "Hand one's own benny to another character.",
         ),
-        source="L95; Common Bond: " + PUBLISHED,
+        source="«Фишки ведущего»; Common Bond: " + PUBLISHED,
         kind="action",
         params=_params(recipient=_sheet_param("Кому", "To whom")),
     ),
@@ -501,7 +504,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Игрокам по 3 фишки, ведущему — по одной за персонажа игрока, его дикие карты — по 2.",
             "Players get 3 bennies, the GM one per player character, GM wild cards 2 each.",
         ),
-        source="L77, L93-L95",
+        source="«Фишки»; «Фишки ведущего»",
         kind="action",
         subject="table",
         params=_params(
@@ -518,7 +521,7 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Конец сессии",
         en="End of session",
         trigger=_t("Неиспользованные фишки сгорают.", "Unused bennies are lost."),
-        source="L95",
+        source="«Фишки ведущего»",
         kind="action",
         subject="table",
         params=_params(
