@@ -1,4 +1,4 @@
-"""City of Judas damage rules (seed ``002_*_city_of_judas.txt``, digest ``city_of_judas.md``).
+"""City of Judas damage rules (rulebook: «Град Иуды», глава «Нанесение урона»).
 
 ``resolve(move, state, dice=..., settings=..., choices=..., **params)`` as in Dungeon World:
 ``decisive_strike`` takes a GM character's block as ``state``; every other move takes a
@@ -76,9 +76,8 @@ def damage_through(
     """Damage of one source after protection («Нанесение урона»), never below 0 («Нанесение урона»).
 
     The armour-piercing part ignores the armor value («Нанесение урона»: "игнорирует значение
-    брони");
-    leftover armor never absorbs it (digest §8.10). The seed says nothing about AP and a
-    shield, so by default shield and other protection still count against the AP part once
+    брони"); leftover armor never absorbs it (digest §8.10). The rulebook says nothing about AP and
+    a shield, so by default shield and other protection still count against the AP part once
     the normal part is used up; ``ap_ignores_shield`` gives the digest's §3 formula.
     """
     ap = min(ap, damage)
@@ -248,9 +247,8 @@ class CityOfJudas(MoveDispatch):
 
     def _reused(self, call: _Call, count: int, modifier: int) -> PbtaRoll:
         """One-roll rule («Урон персонажу: правило одного броска»): reuse the natural dice of the
-        move that caused the
-        damage; a one-die Decisive Strike keeps the lower die («Урон персонажу: правило одного
-        броска»)."""
+        move that caused the damage; a one-die Decisive Strike keeps the lower die («Урон персонажу:
+        правило одного броска»)."""
         if not call.settings["one_roll_rule"]:
             raise _err(
                 "reuse_faces",
@@ -319,13 +317,11 @@ class CityOfJudas(MoveDispatch):
 
     def _do_decisive_strike(self, call: _Call) -> Outcome:
         """Решающий удар («Нанесение урона: ход решающий удар»): wounds += damage after armor, then
-        2d6+wounds (minor enemies)
-        or 1d6+wounds (important NPCs, monsters, demons, rivals: «Нанесение урона: ход решающий
-        удар»). Wounds stay on
+        2d6+wounds (minor enemies) or 1d6+wounds (important NPCs, monsters, demons, rivals:
+        «Нанесение урона: ход решающий удар»). Wounds stay on
         a miss («Примеры хода решающий удар»); 10+ the player picks, 7-9 the GM picks for the
-        opponent and moves
-        («Нанесение урона: ход решающий удар»; «Примеры хода решающий удар», digest §8.9); a miss
-        lets the GM move first («Нанесение урона: ход решающий удар»)."""
+        opponent and moves («Нанесение урона: ход решающий удар»; «Примеры хода решающий удар»,
+        digest §8.9); a miss lets the GM move first («Нанесение урона: ход решающий удар»)."""
         npc = call.state
         if npc["out"]:
             raise _err("out", "Этот противник уже выведен из боя.", "This enemy is already out.")
@@ -406,10 +402,9 @@ class CityOfJudas(MoveDispatch):
 
     def _do_take_damage(self, call: _Call) -> Outcome:
         """Получить урон («Урон персонажу: ход получить урон»): health -= damage after armor (not
-        below -3, digest §8.1),
-        unstable at -1 or lower («Урон персонажу»), then 2d6+health. No damage, no move («Нанесение
-        урона»). A maim
-        taken before marking replaces the whole thing («Урон персонажу: увечья»)."""
+        below -3, digest §8.1), unstable at -1 or lower («Урон персонажу»), then 2d6+health. No
+        damage, no move («Нанесение урона»). A maim taken before marking replaces the whole thing
+        («Урон персонажу: увечья»)."""
         st, p, s = call.state, call.params, call.settings
         dealt = self._dealt(call, st)
         if dealt <= 0:
@@ -560,9 +555,8 @@ class CityOfJudas(MoveDispatch):
     def _do_engage_in_battle(self, call: _Call) -> Outcome:
         """Вступить в бой (+Сталь, «Урон персонажу: правило одного броска»): 10+ pick two («Примеры
         конфликта между персонажами игроков»), 7-9 pick one («Примеры конфликта между персонажами
-        игроков») and both
-        sides deal damage at once («Примеры хода получить урон»; «Урон персонажу: правило одного
-        броска»); Decisive Strike is open on 7+ («Нанесение урона»)."""
+        игроков») and both sides deal damage at once («Примеры хода получить урон»; «Урон персонажу:
+        правило одного броска»); Decisive Strike is open on 7+ («Нанесение урона»)."""
         return self._combat(call)
 
     def _do_take_a_shot(self, call: _Call) -> Outcome:

@@ -1,11 +1,10 @@
-"""City of Judas (Град Иуды) sheet, GM-character block and campaign settings (seed 002).
+"""City of Judas (Град Иуды) sheet, GM-character block and campaign settings.
 
-The seed is the damage chapter only: health (-3..+3, +4 = unmarked, «Урон персонажу»; «Урон
-персонажу: ход получить урон»),
-unstable, superiority, maims, mortal wound, wounds on GM characters («Нанесение урона»), armor,
-shield and armour-piercing damage («Нанесение урона»). Stats other than Steel (Сталь, «Урон
-персонажу: правило одного броска»)
-and the maim list are not in the seed, so the sheet keeps them as editable lists.
+The rulebook is the damage chapter only: health (-3..+3, +4 = unmarked, «Урон персонажу»; «Урон
+персонажу: ход получить урон»), unstable, superiority, maims, mortal wound, wounds on GM characters
+(«Нанесение урона»), armor, shield and armour-piercing damage («Нанесение урона»). Stats other than
+Steel (Сталь, «Урон персонажу: правило одного броска») and the maim list are not in the rulebook, so
+the sheet keeps them as editable lists.
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
 Both games roll dice plus a modifier and read the total in three bands (Dungeon World, «Ход и
 кубик»: «Стандартные результаты»; Град Иуды, «Нанесение урона»): ``"10+"``, ``"7-9"`` and ``"6-"``.
-Odds are computed
-exactly with ``Fraction`` over every face combination, so they sum to exactly 1.
+Odds are computed exactly with ``Fraction`` over every face combination, so they sum to exactly 1.
 
 Forward ("+1 на следующий ход") and ongoing ("+1 на все ходы") are PbtA bookkeeping (Dungeon World,
 «Эффекты ходов»: «Некоторые ходы...»); they live here as plain functions over lists of JSON entries

@@ -391,7 +391,7 @@ class MoveSpec:
     en: str
     trigger: Text
     source: str
-    kind: str = "move"  # "move" (a seed move) or "action" (sheet bookkeeping)
+    kind: str = "move"  # "move" (a rulebook move) or "action" (sheet bookkeeping)
     subject: str = "character"  # whose state ``resolve`` takes: "character" or "npc"
     roll: str | None = None  # how it rolls (a stat key or a ruleset word); None: no roll
     params: ObjectField = field(default_factory=lambda: ObjectField(fields={}))

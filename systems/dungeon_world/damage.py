@@ -1,7 +1,7 @@
-"""Dungeon World damage: the seed's own small dice notation and the armor arithmetic.
+"""Dungeon World damage: the rulebook's own small dice notation and the armor arithmetic.
 
 Damage is not a move roll («Ход и кубик»): it never consumes forward and never marks XP.
-Expressions are what the seed writes («Урон»; «Одновременный урон от нескольких противников»;
+Expressions are what the rulebook writes («Урон»; «Одновременный урон от нескольких противников»;
 «Оглушающий урон»; «Увеличение и уменьшение урона»; «Больший и меньший»): ``к10+1``, ``2к6``,
 ``d8``, ``к4-1к6``,
 ``м[2к6]`` (roll twice, keep the lower) and ``б[3к10]`` (roll thrice, keep the highest).
@@ -184,9 +184,8 @@ def pick_attacker_expression(expressions: list[str]) -> str:
     every roll.
 
     The whole expression with that die is reused, bonus included («Одновременный урон от нескольких
-    противников»: к10+1 rolled four
-    times). Two attackers with the same biggest die: the higher bonus wins (digest §8.15),
-    which is the larger possible maximum.
+    противников»: к10+1 rolled four times). Two attackers with the same biggest die: the higher
+    bonus wins (digest §8.15), which is the larger possible maximum.
     """
     if not expressions:
         raise DamageNotationError("Нет атакующих.", "No attackers.")

@@ -943,7 +943,7 @@ MOVES: tuple[MoveSpec, ...] = (
             ),
         ),
     ),
-    # --- sheet actions: not seed moves, but rules the seed states -------------------------
+    # --- sheet actions: not rulebook moves, but rules the rulebook states -------------------------
     _action(
         "take_damage",
         "Получить урон",

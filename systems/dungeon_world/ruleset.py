@@ -1,4 +1,4 @@
-"""Dungeon World rules (seed ``000_*_dungeon_world.txt``, digest ``rules/dungeon_world.md``).
+"""Dungeon World rules (rulebook: Dungeon World).
 
 ``resolve(move, state, dice=..., settings=..., choices=..., **params)``:
 
@@ -538,8 +538,8 @@ class DungeonWorld(MoveDispatch):
 
     def _do_hack_and_slash(self, call: _Call) -> Outcome:
         """Руби и кромсай («Ходы»; «Руби и кромсай»): 10+ damage and avoid, or +1к6 and take the
-        attack
-        («Некоторые ходы»: "открыться для ответной атаки"); 7-9 damage and the enemy attacks you."""
+        attack («Некоторые ходы»: "открыться для ответной атаки"); 7-9 damage and the enemy attacks
+        you."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -685,8 +685,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_last_breath(self, call: _Call) -> Outcome:
         """Последний вздох («Последний вздох»; «Смерть»): plain 2d6, no bonuses; forward and
-        preparation
-        are neither used nor consumed (digest §8.9); a miss still marks XP (§8.8)."""
+        preparation are neither used nor consumed (digest §8.9); a miss still marks XP (§8.8)."""
         st = call.state
         if st["status"] != "dying":
             raise _err(
@@ -811,8 +810,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_perilous_journey(self, call: _Call) -> Outcome:
         """Отправиться в опасное путешествие («Отправиться в опасное путешествие»): each role held
-        by a different hero
-        rolls +WIS; a 10+ helps by role (digest §8.20)."""
+        by a different hero rolls +WIS; a 10+ helps by role (digest §8.20)."""
         role = call.params["role"]
         if role in call.params["party_roles"]:
             raise _err(
@@ -851,8 +849,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_recover(self, call: _Call) -> Outcome:
         """Восстановить силы («Восстановить силы»): a day heals all HP; a debility heals per 3 days,
-        per
-        2 with a healer, repeated for longer rests (digest §8.26, a setting)."""
+        per 2 with a healer, repeated for longer rests (digest §8.26, a setting)."""
         st, p = call.state, call.params
         if st["status"] in ("dying", "dead"):
             raise _err("status", *CANT_ACT[st["status"]])
@@ -928,8 +925,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_outstanding_warrants(self, call: _Call) -> Outcome:
         """Неоплаченный долг («Неоплаченный долг»): recognised on 7+ (digest §8.19); on 7-9 the GM
-        also
-        picks a complication."""
+        also picks a complication."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -1263,9 +1259,8 @@ class DungeonWorld(MoveDispatch):
 
     def _do_multiclass(self, call: _Call) -> Outcome:
         """Мультиклассовые ходы («Мультиклассовые ходы»): the move's level must be below the
-        character's
-        (the «Мультиклассовые ходы» example; «Мультиклассовые ходы» says "or lower" — a setting,
-        digest §8.16)."""
+        character's (the «Мультиклассовые ходы» example; «Мультиклассовые ходы» says "or lower" — a
+        setting, digest §8.16)."""
         st, p = call.state, call.params
         strict = call.settings["multiclass_strictly_lower"]
         if p["move_level"] > st["level"] or (strict and p["move_level"] >= st["level"]):

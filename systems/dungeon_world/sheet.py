@@ -1,7 +1,7 @@
-"""Dungeon World sheet, NPC stat block and campaign settings as field specs (seed 000).
+"""Dungeon World sheet, NPC stat block and campaign settings as field specs.
 
 These specs are the single source for the sheet form, the NPC form, the settings form and
-their validation. Numbers the seed leaves out (the stat table, HP formula) are [published]
+their validation. Numbers the rulebook leaves out (the stat table, HP formula) are [published]
 defaults that a campaign changes through ``SETTINGS`` (digest §2, §8.25).
 """
 
@@ -21,7 +21,7 @@ from systems.core.schema import (
 )
 from systems.dungeon_world.damage import check_expression
 
-# The 21 moves of the seed's "Основные ходы персонажей" («Основные ходы персонажей») in seed order.
+# The 21 moves of «Основные ходы персонажей», in the rulebook's order.
 MOVE_NAMES: dict[str, tuple[str, str]] = {
     "hack_and_slash": ("Руби и кромсай", "Hack and Slash"),
     "volley": ("Дать залп", "Volley"),

@@ -2,8 +2,8 @@
 
 Where bennies live (digest §7.12): a player's on the PC's sheet (3 at each session start, «Фишки»);
 a GM wild card's own 2 on its sheet («Фишки ведущего»); the GM's pool, one per player character
-(«Фишки ведущего»), on the
-table state. All unused bennies are lost at session end («Фишки ведущего»).
+(«Фишки ведущего»), on the table state. All unused bennies are lost at session end («Фишки
+ведущего»).
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ def has_rule(state: dict[str, Any], rule: str) -> bool:
 
 def session_bennies(state: dict[str, Any]) -> int:
     """What a sheet starts a session with: 3 for a PC («Фишки»), 2 for a GM wild card («Фишки
-    ведущего»), none
-    for an extra (the GM's pool covers them, «Фишки ведущего»)."""
+    ведущего»), none for an extra (the GM's pool covers them, «Фишки ведущего»)."""
     if state["role"] == "pc":
         return PLAYER_BENNIES
     return GM_WILD_CARD_BENNIES if state["wild_card"] else 0

@@ -1,8 +1,8 @@
 """Savage Worlds moves and actions as data: names, triggers, parameters, results, options.
 
 ``describe()`` is built from these specs and ``resolve`` validates parameters with the same
-specs (DESIGN.md). ``seed`` names the seed lines, or says "published edition" for the combat
-rules the seed's chapter leaves out (digest §4).
+specs (DESIGN.md). ``source`` cites the rulebook's headings, or says "published edition" for
+the combat rules the rulebook's chapter leaves out (digest §4).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from systems.savage_worlds.injuries import DURATIONS, INJURY_CHOICES, LOCATIONS
 from systems.savage_worlds.sheet import PARTICIPANT, SHEET
 from systems.savage_worlds.traits import CRITICAL_FAILURE, FAILURE, RAISE, SUCCESS
 
-PUBLISHED = "published edition (Savage Worlds Deluxe / Explorer's; not in the seed)"
+PUBLISHED = "published edition (Savage Worlds Deluxe / Explorer's; not in the rulebook)"
 
 
 def _t(ru: str, en: str) -> Text:

@@ -1,8 +1,7 @@
 """Exact odds of a trait check before it is rolled (DESIGN.md: odds for every band).
 
 An exploding die («Взрывной бросок») with ``s`` sides ends on ``k*s + r`` (``k`` aces, last face ``r
-< s``)
-with chance ``s**-(k+1)``, so ``P(X >= t)`` has a closed form: write ``t - 1 = k*s + r0``
+< s``) with chance ``s**-(k+1)``, so ``P(X >= t)`` has a closed form: write ``t - 1 = k*s + r0``
 with ``0 <= r0 < s``; then ``P(X >= t) = s**-k * (s - r0) / s``. The roller caps aces at
 ``MAX_EXPLOSIONS`` (the last roll is final even on its top face); the same formula holds under
 the cap up to the largest possible total and is 0 beyond it, so these odds match what the
@@ -11,8 +10,7 @@ roller really does, exactly.
 A wild card keeps the better of the trait die and the wild die («Дикие карты и статисты»; «Дикий
 кубик»):
 ``P(max >= t) = 1 - P(T < t) * P(W < t)``. A critical failure («Дикий кубик») is a first face of 1
-on
-both, i.e. ``T == 1 and W == 1``, with chance ``1 / (6 s)``.
+on both, i.e. ``T == 1 and W == 1``, with chance ``1 / (6 s)``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Savage Worlds rules (seed ``004_*_savage_worlds.txt``, digest ``rules/savage_worlds.md``).
+"""Savage Worlds rules (rulebook: «Дневник авантюриста», глава третья «Правила игры»).
 
 ``resolve(move, state, dice=..., settings=..., choices=..., **params)``:
 
@@ -13,11 +13,10 @@
 Benny re-rolls («Фишки») are pending choices: after a trait check the roller may ``keep``,
 ``reroll`` (own benny) or ``reroll_pool`` (a GM character, with a benny from the GM's pool,
 «Фишки ведущего») as long as bennies remain, and the best attempt is kept. The choice is offered
-only when
-the roller can pay; otherwise the move finishes at once. ``apply_choice`` continues it.
+only when the roller can pay; otherwise the move finishes at once. ``apply_choice`` continues it.
 
 Combat (attacks, damage, Shaken, wounds, soak, incapacitation, the action deck) is not in the
-seed's chapter: it is marked [published edition] and follows Savage Worlds Deluxe, with the
+rulebook's chapter: it is marked [published edition] and follows Savage Worlds Deluxe, with the
 known edition differences behind settings.
 """
 
@@ -167,7 +166,7 @@ def _text(ru: str, en: str) -> Text:
 
 
 class SavageWorlds(Ruleset):
-    """Trait checks, opposed, cooperative and group checks, bennies (seed), and combat
+    """Trait checks, opposed, cooperative and group checks, bennies (rulebook), and combat
     [published edition]."""
 
     key = "savage_worlds"
@@ -228,8 +227,7 @@ class SavageWorlds(Ruleset):
 
     def default_npc(self) -> dict[str, Any]:
         """A GM character starts as an extra (статист, «Дикие карты и статисты»): no wild die, no
-        bennies of its own;
-        the referee marks the villains and named allies wild cards."""
+        bennies of its own; the referee marks the villains and named allies wild cards."""
         state = SHEET.default_value()
         state.update(role="npc", wild_card=False)
         return self.validate_state(state)
@@ -265,8 +263,7 @@ class SavageWorlds(Ruleset):
             )
         if not clean["wild_card"]:
             # An extra keeps no bennies («Фишки ведущего»: the GM's pool pays for it); a wild card
-            # demoted
-            # to an extra loses the ones it held.
+            # demoted to an extra loses the ones it held.
             clean["bennies"] = 0
         seen: set[str] = set()
         for i, skill in enumerate(clean["skills"]):
@@ -547,8 +544,7 @@ class SavageWorlds(Ruleset):
     def _reroll_options(self, flow: dict[str, Any]) -> list[str]:
         """Who can pay for another roll: the roller's own bennies, or the GM's pool for a GM
         character («Фишки ведущего»). Damage only with No Mercy («Фишки»); SWADE forbids re-rolling
-        a critical
-        failure (digest §7.5)."""
+        a critical failure (digest §7.5)."""
         sheet = self._roller(flow)
         settings = flow["settings"]
         last = flow["attempts"][-1]
@@ -676,7 +672,7 @@ class SavageWorlds(Ruleset):
             details={"raises": raises, "tn": best["tn"]},
         )
 
-    # --- seed moves --------------------------------------------------------------------------
+    # --- rulebook moves --------------------------------------------------------------------------
 
     def _single_spec(self, call: _Call) -> dict[str, Any]:
         """The one trait roll of a simple move (shared by ``_do_*`` and ``odds``)."""
@@ -728,8 +724,7 @@ class SavageWorlds(Ruleset):
 
     def _do_group_check(self, call: _Call) -> Outcome:
         """Групповая проверка («Групповые проверки»): extras outside combat roll the trait die and a
-        wild die
-        once for the whole group; the GM may pay a pool benny for it («Фишки ведущего»)."""
+        wild die once for the whole group; the GM may pay a pool benny for it («Фишки ведущего»)."""
         if call.params["in_combat"]:
             raise _err(
                 "in_combat",
@@ -788,10 +783,8 @@ class SavageWorlds(Ruleset):
 
     def _do_cooperative_check(self, call: _Call) -> Outcome:
         """Совместная проверка («Совместные проверки»): helpers roll the same skill first (digest
-        §7.10); each
-        success and raise is +1 to the leader, at most +4 except on Strength («Совместные
-        проверки»). A helper
-        without the skill cannot help («Совместные проверки»)."""
+        §7.10); each success and raise is +1 to the leader, at most +4 except on Strength
+        («Совместные проверки»). A helper without the skill cannot help («Совместные проверки»)."""
         p = call.params
         dice = self._need_dice(call.dice)
         bonus, rows = self._helper_bonus_from_totals(call)
@@ -852,9 +845,8 @@ class SavageWorlds(Ruleset):
 
     def _do_opposed_check(self, call: _Call) -> Outcome:
         """Встречная проверка («Встречные проверки»): the attacker rolls and spends bennies first;
-        once the
-        attacker keeps the result it is locked («Встречные проверки», digest §7.13) and the defender
-        rolls."""
+        once the attacker keeps the result it is locked («Встречные проверки», digest §7.13) and the
+        defender rolls."""
         attacker, defender_spec, defender = self._opposed_specs(call)
         flow = self._flow(
             call,
@@ -1095,8 +1087,7 @@ class SavageWorlds(Ruleset):
 
     def _do_damage_roll(self, call: _Call) -> Outcome:
         """Проверка урона («Взрывной бросок»; «Фишки»): every die aces; no wild die; bennies only
-        with No Mercy
-        (or the SWADE setting)."""
+        with No Mercy (or the SWADE setting)."""
         p = call.params
         try:
             expr = parse_damage(p["damage"], call.state)
@@ -1381,8 +1372,8 @@ class SavageWorlds(Ruleset):
 
     def _do_spend_benny(self, call: _Call) -> Outcome:
         """Потратить фишку: never on table results («Фишки»); on damage only with No Mercy
-        («Фишки»);
-        none left, none spent («Фишки»); the pool pays for GM characters only («Фишки ведущего»)."""
+        («Фишки»); none left, none spent («Фишки»); the pool pays for GM characters only («Фишки
+        ведущего»)."""
         st, p = call.state, call.params
         why = bn.refusal(p["purpose"], st, damage_bennies=call.settings["damage_bennies"])
         if why:
@@ -1434,8 +1425,7 @@ class SavageWorlds(Ruleset):
 
     def _do_give_benny(self, call: _Call) -> Outcome:
         """«Фишки ведущего»: GM characters cannot share their own bennies. Players may only with
-        Common Bond
-        [published edition]."""
+        Common Bond [published edition]."""
         st = call.state
         if st["role"] == "npc":
             raise _err(

@@ -1,10 +1,9 @@
-"""Savage Worlds sheet, table state and campaign settings as field specs (seed 004).
+"""Savage Worlds sheet, table state and campaign settings as field specs.
 
 One sheet serves player characters and GM characters, wild cards and extras («Дикие карты и
-статисты»). Only
-Strength (Сила), Shooting (Стрельба) and Boating (Судовождение) are named in the seed; the five
-attributes, Pace, Parry, Toughness, Charisma, fatigue, armor and the skill list are
-[published edition] (digest §2), and their Russian labels should be checked against the book.
+статисты»). Only Strength (Сила), Shooting (Стрельба) and Boating (Судовождение) are named in the
+rulebook; the five attributes, Pace, Parry, Toughness, Charisma, fatigue, armor and the skill list
+are [published edition] (digest §2), and their Russian labels should be checked against the book.
 """
 
 from __future__ import annotations
@@ -84,7 +83,7 @@ ATTRIBUTES: tuple[Choice, ...] = (
 ATTRIBUTE_KEYS: tuple[str, ...] = tuple(c.key for c in ATTRIBUTES)
 
 # [published edition] skill list of the Deluxe rules: key, ru, en, linked attribute. Only
-# Стрельба («Правила игры: пример») and Судовождение («Совместные проверки») are seed terms; the
+# Стрельба («Правила игры: пример») and Судовождение («Совместные проверки») are rulebook terms; the
 # rest are suggestions for the form.
 KNOWN_SKILLS: tuple[tuple[str, str, str, str], ...] = (
     ("boating", "Судовождение", "Boating", "agility"),
@@ -125,7 +124,7 @@ STATUSES: tuple[Choice, ...] = (
     Choice("dead", "Погиб", "Dead"),
 )
 
-# Edges the rules read. Беспощадный (No Mercy) is the seed's («Фишки»); the rest [published
+# Edges the rules read. Беспощадный (No Mercy) is the rulebook's («Фишки»); the rest [published
 # edition].
 EDGE_RULES: tuple[Choice, ...] = (
     Choice("", "—", "—"),

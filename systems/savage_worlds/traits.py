@@ -4,11 +4,9 @@
 
 A trait check rolls the trait die and, for a wild card, the wild die d6; both explode (ace) on
 their top face («Взрывной бросок»; «Дикий кубик»); the better of the two is kept, then modifiers
-apply («Взрывной бросок»). The
-check succeeds at TN 4 or more («Проверки параметров»); every full 4 over the TN is a raise
-(«Подъёмы»). Double 1 on the
-first faces of both dice is a critical failure («Дикий кубик»), decided before modifiers (digest
-§7.3).
+apply («Взрывной бросок»). The check succeeds at TN 4 or more («Проверки параметров»); every full 4
+over the TN is a raise («Подъёмы»). Double 1 on the first faces of both dice is a critical failure
+(«Дикий кубик»), decided before modifiers (digest §7.3).
 
 Rolling order, which ``ScriptedDice`` scripts follow: the trait die with its aces, then the
 wild die with its aces.
@@ -100,10 +98,9 @@ class Explosion:
 
 def roll_exploding(dice: Dice, sides: int) -> Explosion:
     """Взрывной бросок («Взрывной бросок»): on the top face roll again and add, with no limit in the
-    seed
-    («Правила игры: пример» has two aces in a row). A cap of ``MAX_EXPLOSIONS`` extra rolls guards
-    against a broken
-    dice source; the odds in ``odds.py`` use the same cap, so they stay exact."""
+    rulebook («Правила игры: пример» has two aces in a row). A cap of ``MAX_EXPLOSIONS`` extra rolls
+    guards against a broken dice source; the odds in ``odds.py`` use the same cap, so they stay
+    exact."""
     faces = [dice.roll(sides)]
     while faces[-1] == sides and len(faces) <= MAX_EXPLOSIONS:
         faces.append(dice.roll(sides))
@@ -243,9 +240,8 @@ def cooperative_bonus(
     helpers: list[tuple[bool, int]], *, strength: bool, cap: int | None = 4
 ) -> tuple[int, list[int]]:
     """Совместная проверка («Совместные проверки»): +1 per helper success and +1 per helper raise,
-    at most +4
-    except on Strength checks. ``helpers`` are ``(success, raises)`` pairs; returns the bonus
-    and each helper's share."""
+    at most +4 except on Strength checks. ``helpers`` are ``(success, raises)`` pairs; returns the
+    bonus and each helper's share."""
     shares = [(1 + raises) if ok else 0 for ok, raises in helpers]
     total = sum(shares)
     if not strength and cap is not None:
@@ -291,8 +287,8 @@ def opposed_winner(
 
 
 def opposed_raises(winner_total: int, loser_total: int, *, floor_tn: int | None = None) -> int:
-    """«Встречные проверки»: the winner counts raises against the loser's total as the TN. The seed
-    sets no floor,
-    so by default a loser's 2 is the TN (digest §7.9); ``floor_tn`` raises it to at least 4."""
+    """«Встречные проверки»: the winner counts raises against the loser's total as the TN.
+    The rulebook sets no floor, so by default a loser's 2 is the TN (digest §7.9); ``floor_tn``
+    raises it to at least 4."""
     tn = loser_total if floor_tn is None else max(loser_total, floor_tn)
     return max(0, (winner_total - tn) // RAISE_STEP)

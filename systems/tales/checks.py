@@ -2,10 +2,9 @@
 на попадание по врагу»; «Проверка ловкости, силы и разума»; «Противопоставленная проверка»).
 
 A check rolls 2d10 («Проверка ловкости, силы и разума»), a hard check 3d10 («Проверка ловкости, силы
-и разума»), a very hard check 4d10 («Чары») and
-succeeds when the total is at most the effective stat. An opposed check lets each side roll
-as many d10 as it dares; a total above one's own value busts («Противопоставленная проверка»). Odds
-are exact
+и разума»), a very hard check 4d10 («Чары») and succeeds when the total is at most the effective
+stat. An opposed check lets each side roll as many d10 as it dares; a total above one's own value
+busts («Противопоставленная проверка»). Odds are exact
 ``Fraction`` values over every face combination (``systems.core.odds``).
 """
 
@@ -172,7 +171,7 @@ def opposed_winner(
     """Who wins and why («Противопоставленная проверка»): a bust loses; both bust repeats; else the
     higher total wins.
 
-    A tie without a bust is not in the seed: ``tie="repeat"`` (digest §9.5) repeats it,
+    A tie without a bust is not in the rulebook: ``tie="repeat"`` (digest §9.5) repeats it,
     ``tie="higher_value"`` gives it to the higher value and repeats only if those match too.
     """
     a_bust, b_bust = a_total > a_value, b_total > b_value

@@ -1,10 +1,9 @@
 """Сказания волшебного мира as data: stats, skills, origins, weapons, armour, spells, traps.
 
-Seed ``shared/seeds/003_5e8631e168ba0933_tales.txt`` (``Lnnn`` below), digest
-``shared/rules/tales.md``. The seed invites every group to change the rules («Сказания волшебного
-мира»), so every
-number lives here as plain data that the rules read, never as a literal inside a rule.
-Names are the seed's Russian terms with an English gloss from the digest.
+Rulebook: «Сказания волшебного мира», cited by its headings. The rulebook invites every group
+to change the rules (its introduction), so every number lives here as plain data that the rules
+read, never as a literal inside a rule.
+Names are the rulebook's Russian terms with an English gloss from the digest.
 """
 
 from __future__ import annotations
@@ -51,8 +50,7 @@ class Skill:
 
     ``gated``: an action impossible without the skill (digest §3 recommendation, «Навыки»).
     ``levels``: False for Literacy, which has no levels («Социальные навыки»). ``detail``: what the
-    entry
-    names, e.g. the specific craft («Ремёсла»); ``"required"``, ``"optional"`` or ``""``.
+    entry names, e.g. the specific craft («Ремёсла»); ``"required"``, ``"optional"`` or ``""``.
     ``weapon``: the weapon category of a combat or military skill («Боевые навыки»).
     """
 
@@ -236,8 +234,7 @@ ART_KINDS: tuple[Choice, ...] = (
 @dataclass(frozen=True)
 class Origin:
     """A 2d10 result («Социальное положение»). Skills named ``@brawl``/``@melee``/``@fencing`` are
-    the weapon
-    skills whose combat or military version the campaign settles (digest §9.2)."""
+    the weapon skills whose combat or military version the campaign settles (digest §9.2)."""
 
     roll: int
     key: str
@@ -851,12 +848,11 @@ SKIN_ARMOUR: dict[str, int] = {"stone_skin": 4, "iron_skin": 6}
 class Spell:
     """One spell. ``direct`` (прямое): an opposed Mind check against the target; else a hard
     Mind check («Колдовство»). ``touch`` (касание): no range («Колдовство»). ``self_ok``: the text
-    allows
-    casting it on oneself. ``cost``: how the caster's self-damage works:
+    allows casting it on oneself. ``cost``: how the caster's self-damage works:
     ``"x_before"`` X before the check («Чары»); ``"x_on_success"`` declared before, taken only on
     success («Мгновенные заклинания»); ``"to_one"`` 1 − target HP before the check («Мгновенные
-    заклинания»); ``"target_mind"`` the
-    target's Mind before the check («Мгновенные заклинания»); ``""`` none.
+    заклинания»); ``"target_mind"`` the target's Mind before the check («Мгновенные заклинания»);
+    ``""`` none.
     ``condition``: the condition the spell puts on its target. ``area``: e.g. ``"3x3"``.
     """
 

@@ -1,4 +1,4 @@
-"""Сказания волшебного мира moves and sheet actions as data (seed 003): names, triggers,
+"""Сказания волшебного мира moves and sheet actions as data: names, triggers,
 parameters and result texts. ``describe()`` and ``resolve`` read the same specs, so a form and
 the rule behind it cannot drift apart.
 

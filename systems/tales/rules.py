@@ -52,9 +52,8 @@ def err(path: str, ru: str, en: str) -> RulesError:
 
 def after_armour(raw: int, armour: int, *, hit: bool) -> int:
     """Damage through armour: a hit always deals at least 1 («Оружие»; «Доспехи и щиты»); other
-    damage that
-    armour reduces (spells, traps, digest §9.11) keeps the minimum 1 only when there was any
-    to begin with (§9.12: X = 0 deals nothing)."""
+    damage that armour reduces (spells, traps, digest §9.11) keeps the minimum 1 only when there was
+    any to begin with (§9.12: X = 0 deals nothing)."""
     if not hit and raw <= 0:
         return 0
     return max(1, raw - armour)
@@ -92,8 +91,7 @@ def take_damage(
 
 def heal(state: dict[str, Any], amount: int) -> int:
     """Restore HP in place, never above max («Ранения и лечение»); the dead are not healed. Returns
-    HP
-    gained."""
+    HP gained."""
     if state["status"] == DEAD or amount <= 0:
         return 0
     before = state["hp"]
@@ -348,7 +346,7 @@ def plan_attack(
     *,
     counter: bool = False,
 ) -> tuple[AttackPlan, dict[str, Any] | None]:
-    """The attack check («Проверка на попадание по врагу»; «Атака») with every modifier the seed
+    """The attack check («Проверка на попадание по врагу»; «Атака») with every modifier the rulebook
     gives, before rolling.
 
     Eff Dex = capped Dex + combat skill of the weapon's category («Боевые навыки») + improvised or

@@ -1,4 +1,4 @@
-"""Сказания волшебного мира rules (seed ``003_*_tales.txt``, digest ``rules/tales.md``).
+"""Сказания волшебного мира rules (rulebook: «Сказания волшебного мира»).
 
 ``resolve(move, state, dice=..., settings=..., choices=..., **params)`` as in Dungeon World:
 
@@ -10,8 +10,7 @@
 
 Bands: ``"success"``/``"failure"`` for checks and attacks (success = hit), plus ``"repeat"``
 when an opposed check must be rolled again («Противопоставленная проверка»); the winner is
-``details["winner"]``
-(``"actor"``/``"opponent"``). Initiative bands are the side that acts first
+``details["winner"]`` (``"actor"``/``"opponent"``). Initiative bands are the side that acts first
 (``"party"``/``"enemies"``) or ``"repeat"``; table moves band as the result's entry key.
 Checks roll under: ``total`` is the dice sum, ``modifier`` the effective value rolled
 against, ``details["parts"]`` how that value was built; an automatic result has no faces.
@@ -176,8 +175,8 @@ def _certain(band: str, bands: tuple[str, ...] = BANDS) -> dict[str, float]:
 
 def hp_str(state: dict[str, Any]) -> int:
     """The Str that max HP follows («Ранения и лечение»): the sheet value in its current shape with
-    lasting
-    changes (hunger, disease, «Структуры игры»); a charm's scene bonus does not move max HP."""
+    lasting changes (hunger, disease, «Структуры игры»); a charm's scene bonus does not move max
+    HP."""
     return max(0, raw_stat(state, "str") + stat_mods(state, "str", until=("lasting",)))
 
 
@@ -271,8 +270,8 @@ class Tales(MoveDispatch):
 
     def validate_state(self, state: dict[str, Any]) -> dict[str, Any]:
         """Clean a sheet: HP never above max («Ранения и лечение»), alive means HP above 0 («Ранения
-        и лечение»), one entry
-        per skill and Literacy without levels («Навыки»; «Социальные навыки»), each spell once."""
+        и лечение»), one entry per skill and Literacy without levels («Навыки»; «Социальные
+        навыки»), each spell once."""
         clean = validate(SHEET, state)
         return self._sheet_rules(clean, "")
 
@@ -568,9 +567,8 @@ class Tales(MoveDispatch):
 
     def _do_check(self, call: _Call) -> Outcome:
         """Проверка («Проверка ловкости, силы и разума»): 2d10, hard 3d10, very hard 4d10, at most
-        the stat plus
-        skill levels; the GM may call it automatic or impossible («Проверка ловкости, силы и
-        разума»; «Противопоставленная проверка»)."""
+        the stat plus skill levels; the GM may call it automatic or impossible («Проверка ловкости,
+        силы и разума»; «Противопоставленная проверка»)."""
         st, p = call.state, call.params
         self._alive(st)
         if p["skill"]:
@@ -699,8 +697,7 @@ class Tales(MoveDispatch):
 
     def _do_opposed_check(self, call: _Call) -> Outcome:
         """Противопоставленная проверка («Противопоставленная проверка»): each side dares some d10;
-        a total above
-        one's value busts and loses; both bust repeats; else the higher total wins."""
+        a total above one's value busts and loses; both bust repeats; else the higher total wins."""
         self._alive(call.state)
         a, b = self._opposed_values(call)
         consume_next_check(call.state, call.params["stat"])
@@ -839,8 +836,7 @@ class Tales(MoveDispatch):
 
     def _do_surprise(self, call: _Call) -> Outcome:
         """Внезапность («Внезапность»): the unaware side rolls d6; 5-6 nothing, 1-4 the enemy acts
-        once
-        before initiative."""
+        once before initiative."""
         b = call.state
         if b["phase"] != "start":
             raise _err("phase", "Внезапность — только в начале битвы.", "Only at the start.")
@@ -871,8 +867,7 @@ class Tales(MoveDispatch):
 
     def _do_tactics(self, call: _Call) -> Outcome:
         """Тактика («Навыки выживания»): a success gives the initiative to the characters' side; one
-        try per
-        battle (digest §4.1)."""
+        try per battle (digest §4.1)."""
         b = call.state
         if b["tactics_tried"]:
             raise _err("tactics_tried", "Тактика уже применялась.", "Tactics was already tried.")
@@ -892,8 +887,7 @@ class Tales(MoveDispatch):
 
     def _do_initiative(self, call: _Call) -> Outcome:
         """Инициатива («Инициатива»): each side rolls d10 once per battle; the higher acts first,
-        then
-        the sides alternate; a tie is rolled again (digest §4.1)."""
+        then the sides alternate; a tie is rolled again (digest §4.1)."""
         b = call.state
         if b["phase"] == "rounds":
             raise _err("phase", "Инициатива уже определена.", "Initiative is already settled.")
@@ -1039,8 +1033,8 @@ class Tales(MoveDispatch):
 
     def _do_attack(self, call: _Call) -> Outcome:
         """Атака («Атака»): one attack on one enemy; 2d10 at most eff Dex hits («Проверка на
-        попадание по врагу»; «Атака»);
-        then the defender may dodge or counter-attack («Атака»); no moving afterwards."""
+        попадание по врагу»; «Атака»); then the defender may dodge or counter-attack («Атака»); no
+        moving afterwards."""
         st = call.state
         self._can_act(st)
         return self._attack(call, opportunity=False)
@@ -1535,9 +1529,8 @@ class Tales(MoveDispatch):
 
     def _do_cast(self, call: _Call) -> Outcome:
         """Колдовство («Колдовство»; «Чары»; «Мгновенные заклинания»): the caster's action.
-        Self-damage X is taken before the check
-        and kept on a failure («Чары»); Magic strike and Fireball pay only on a success («Мгновенные
-        заклинания»)."""
+        Self-damage X is taken before the check and kept on a failure («Чары»); Magic strike and
+        Fireball pay only on a success («Мгновенные заклинания»)."""
         st, p = call.state, call.params
         self._can_act(st)
         spell, target = self._cast_setup(call)
@@ -1610,8 +1603,7 @@ class Tales(MoveDispatch):
         self, call: _Call, spell: Spell, victim: dict[str, Any] | None
     ) -> dict[str, Any]:
         """What a successful spell does to the sheets («Чары»; «Мгновенные заклинания»); in place on
-        private
-        copies. Area spells only report their area: the table marks who stands in it."""
+        private copies. Area spells only report their area: the table marks who stands in it."""
         st, p, key = call.state, call.params, spell.key
         out: dict[str, Any] = {}
         x = p["x"]
@@ -1770,8 +1762,7 @@ class Tales(MoveDispatch):
 
     def _do_take_damage(self, call: _Call) -> Outcome:
         """Armour reduces damage, a hit does at least 1 («Оружие»; «Доспехи и щиты»); 0 HP or less
-        is death
-        («Ранения и лечение»)."""
+        is death («Ранения и лечение»)."""
         p = call.params
         state, info = take_damage(
             call.state, p["amount"], armour=not p["ignores_armour"], hit=p["hit"]
@@ -1870,8 +1861,7 @@ class Tales(MoveDispatch):
 
     def _do_fall(self, call: _Call) -> Outcome:
         """Falls deal 1d6 per 2 m beyond the first 2 m («Структуры игры», digest §7), minus 1d6 per
-        level
-        of Acrobatics («Спортивные навыки»); armour does not help (§9.11)."""
+        level of Acrobatics («Спортивные навыки»); armour does not help (§9.11)."""
         st = call.state
         info = self._fall(call, st, call.params["metres"])
         return self._outcome(
@@ -1982,8 +1972,7 @@ class Tales(MoveDispatch):
 
     def _do_spend_money(self, call: _Call) -> Outcome:
         """1 XP per coin spent on things useless for adventuring («Развитие персонажа»); gear gives
-        none
-        («Развитие персонажа»). Which coin counts is a setting (digest §6: gold)."""
+        none («Развитие персонажа»). Which coin counts is a setting (digest §6: gold)."""
         st, p = call.state, call.params
         if p["silver"] > st["silver"] or p["gold"] > st["gold"]:
             raise _err("gold", "Не хватает денег.", "Not enough money.")
@@ -2070,8 +2059,7 @@ class Tales(MoveDispatch):
 
     def _do_raise_stat(self, call: _Call) -> Outcome:
         """+1 to a stat costs (new value × 1000) XP («Развитие персонажа»); HP rise only with Str,
-        and then
-        both max and current HP go up («Развитие персонажа»: "Хиты увеличиваются")."""
+        and then both max and current HP go up («Развитие персонажа»: "Хиты увеличиваются")."""
         st, stat = call.state, call.params["stat"]
         new = st["stats"][stat] + 1
         self._pay_xp(st, new * call.settings["stat_cost_per_point"])

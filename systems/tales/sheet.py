@@ -1,7 +1,7 @@
 """Character sheet, battle record and campaign settings as field specs, plus the derived
-values every rule reads (effective stats, armour, movement, ranges) — seed 003.
+values every rule reads (effective stats, armour, movement, ranges).
 
-One sheet shape serves player characters and GM characters alike: the seed gives monsters
+One sheet shape serves player characters and GM characters alike: the rulebook gives monsters
 the same three stats («Чары»), so an NPC is a sheet with ``controller = "referee"``.
 """
 
@@ -531,8 +531,7 @@ def armour_value(state: dict[str, Any]) -> int:
 
 def movement(state: dict[str, Any]) -> int:
     """Units per turn: ⌊eff Dex / 2⌋ («Ход»; «Доспехи и щиты»); Speed and Levitation give Dex
-    («Чары»,
-    «Чары»), a form may fix it («Чары»), Slow gives ⌊Dex / 4⌋ («Чары»)."""
+    («Чары», «Чары»), a form may fix it («Чары»), Slow gives ⌊Dex / 4⌋ («Чары»)."""
     dex = stat_value(state, "dex")
     value = dex // 2
     form = form_of(state)

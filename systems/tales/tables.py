@@ -1,4 +1,4 @@
-"""Every random table of Сказания волшебного мира as plain, JSON-able data (seed 003).
+"""Every random table of Сказания волшебного мира as plain, JSON-able data.
 
 The referee-prep app imports these as ready-made rollable tables, so the shape is generic and
 knows nothing about this game::
@@ -7,7 +7,7 @@ knows nothing about this game::
         "key": "room_contents",                  # unique, stable
         "name": {"ru": "...", "en": "..."},
         "formula": "1d10",                       # dice notation (systems.core.notation)
-        "source": "«Подземелье»",                     # optional: where the seed has it
+        "source": "«Подземелье»",                     # optional: where the rulebook has it
         "note": {"ru": "...", "en": "..."},      # optional: how to use it
         "template": False,                       # optional: True = placeholder rows to rewrite
         "entries": [

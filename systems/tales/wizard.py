@@ -1,4 +1,4 @@
-"""New-character wizard for Сказания волшебного мира as pure step functions (seed 003
+"""New-character wizard for Сказания волшебного мира as pure step functions (
 «Создание персонажей»; «Социальное положение»; «Начальные навыки», digest §2).
 
 The wizard's state is one JSON dict, so a half-made character can be stored and resumed::
@@ -7,9 +7,8 @@ The wizard's state is one JSON dict, so a half-made character can be stored and 
         "version": 1,
         "step": "stats",        # stats, origin, origin_details, picks, equipment, finish, done
         "stat_rolls": [{"faces": [4, 5, 6], "stat": "dex"}, ...],  # "stat": None = unassigned
-        "origin": {"faces": [10, 10]} | None,
-        "origin_details": {"crafts": ["кузнец"], "art": ""} | None,
-        "picks": [{"kind": "skill", "key": "lore", "detail": ""},
+        "origin": {"faces": [10, 10]} | None, "origin_details": {"crafts": ["кузнец"], "art": ""} |
+        None, "picks": [{"kind": "skill", "key": "lore", "detail": ""},
                   {"kind": "spell", "key": "fire", "detail": ""}] | None,
         "equipment": {"armour": "leather", "shield": "none", "weapons": ["dagger"]} | None,
         "sheet": {...} | None,  # the finished character sheet once step == "done"
@@ -30,9 +29,8 @@ and decides
 4. ``choose_picks`` («Начальные навыки»): two more skills; Wanderer and Sorcerer's apprentice may
 spend
    either pick on a spell whose min Mind they meet («Колдовство»). A skill already held rises a
-   level
-   («Навыки»); Literacy has no levels («Социальные навыки»).
-5. ``choose_equipment``: not in the seed; a kit from the campaign's allowed lists, each weapon
+   level («Навыки»); Literacy has no levels («Социальные навыки»).
+5. ``choose_equipment``: not in the rulebook; a kit from the campaign's allowed lists, each weapon
    checked against its min Str («Оружие», digest §2.5).
 6. ``finish``: name and languages; the derived values (max HP = Str, «Ранения и лечение») go on the
 sheet.
@@ -495,7 +493,7 @@ def choose_picks(
     return _advance(w)
 
 
-# --- step 4: equipment (not in the seed) ------------------------------------------------------
+# --- step 4: equipment (not in the rulebook) ------------------------------------------------------
 
 
 def _check_equipment(w: dict[str, Any], eq: dict[str, Any], cfg: dict[str, Any]) -> None:
