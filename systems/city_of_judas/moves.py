@@ -1,8 +1,8 @@
-"""City of Judas moves as data (seed 002): names, triggers, results, option lists, params.
+"""City of Judas moves as data: names, triggers, results, option lists, params.
 
-Russian names and option texts are the seed's own; English names are working translations.
-Engage in Battle, Take a Shot, Defy Danger and Face Death are only mentioned in the seed
-(digest §4.5): they roll and band here, with the few options the seed names.
+Russian names and option texts are the rulebook's own; English names are working translations.
+Engage in Battle, Take a Shot, Defy Danger and Face Death are only mentioned in the rulebook
+(digest §4.5): they roll and band here, with the few options the rulebook names.
 """
 
 from __future__ import annotations
@@ -235,7 +235,9 @@ MOVES: tuple[MoveSpec, ...] = (
             "armor to the GM character's wounds, then roll 2d6+total wounds for minor enemies, "
             "1d6+total wounds (yes, one die) for important GM characters, monsters and demons.",
         ),
-        seed="L15-L77",
+        source=(
+            "«Нанесение урона»; «Нанесение урона: ход решающий удар»; «Примеры хода решающий удар»"
+        ),
         subject="npc",
         roll="wounds",
         params=ObjectField(
@@ -274,7 +276,10 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you take damage, lower your health by the damage after armor and roll "
             "2d6+health.",
         ),
-        seed="L79-L167",
+        source=(
+            "«Урон персонажу»; «Урон персонажу: ход получить урон»; «Урон персонажу: увечья»; "
+            "«Примеры хода получить урон»"
+        ),
         roll="health",
         params=ObjectField(
             fields={
@@ -322,7 +327,10 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ход боя, бросок+Сталь (полный текст хода в этой главе не приведён).",
             "A combat move, roll+Steel (its full text is not in this chapter).",
         ),
-        seed="L159-L183, L209-L227",
+        source=(
+            "«Примеры хода получить урон»; «Урон персонажу: правило одного броска»; "
+            "«Примеры конфликта между персонажами игроков»"
+        ),
         roll="steel",
         params=ObjectField(fields=dict(ROLL_PARAMS)),
         results={
@@ -352,7 +360,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "вариантов даёт +1 бб урона).",
             "A ranged combat move (full text not in this chapter; one option gives +1 AP damage).",
         ),
-        seed="L67, L177",
+        source="«Примеры хода решающий удар»; «Урон персонажу: правило одного броска»",
         roll="stat",
         params=ObjectField(fields={**ROLL_PARAMS, "stat": STAT_PARAM}),
         results={
@@ -374,7 +382,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ход, который может предшествовать урону (полный текст в главе не приведён).",
             "A move that may come before damage (full text not in this chapter).",
         ),
-        seed="L169, L177",
+        source="«Урон персонажу: правило одного броска»",
         roll="stat",
         params=ObjectField(fields={**ROLL_PARAMS, "stat": STAT_PARAM}),
         results={
@@ -391,7 +399,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ход, который может предшествовать урону (полный текст в главе не приведён).",
             "A move that may come before damage (full text not in this chapter).",
         ),
-        seed="L145, L169, L177",
+        source="«Примеры хода получить урон»; «Урон персонажу: правило одного броска»",
         roll="stat",
         params=ObjectField(fields={**ROLL_PARAMS, "stat": STAT_PARAM}),
         results={
@@ -411,7 +419,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When player characters fight each other: both roll their moves (the opponent "
             "chooses what to roll with); the higher total wins and gets +1 superiority.",
         ),
-        seed="L185-L231",
+        source="«Игрок против игрока»; «Примеры конфликта между персонажами игроков»",
         params=ObjectField(
             fields={
                 **ROLL_PARAMS,
@@ -437,7 +445,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "At any moment while marking damage the player may mark a maim instead of "
             "the consequences of this round's damage.",
         ),
-        seed="L129-L141",
+        source="«Урон персонажу: увечья»",
         kind="action",
         params=ObjectField(
             fields={
@@ -455,7 +463,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Если увечье исцелено, убери отметку; его можно будет взять опять.",
             "A healed maim is unmarked and can be taken again.",
         ),
-        seed="L131-L133",
+        source="«Урон персонажу: увечья»",
         kind="action",
         params=ObjectField(
             fields={
@@ -470,7 +478,10 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Изменить превосходство",
         en="Adjust superiority",
         trigger=_t("+1 или -1 к превосходству по итогам хода.", "+1 or -1 superiority."),
-        seed="L43, L101-L111, L149, L195",
+        source=(
+            "«Нанесение урона: ход решающий удар»; «Урон персонажу: ход получить урон»; "
+            "«Примеры хода получить урон»; «Игрок против игрока»"
+        ),
         kind="action",
         params=ObjectField(
             fields={"delta": IntField(ru="На сколько", en="By", default=1, min=-6, max=6)}
@@ -484,7 +495,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Как снимается отметка, в главе не сказано: решает Мастер.",
             "The chapter does not say how it clears: the GM decides.",
         ),
-        seed="L83",
+        source="«Урон персонажу»",
         kind="action",
     ),
 )

@@ -1,10 +1,10 @@
-"""City of Judas damage rules (seed ``002_*_city_of_judas.txt``, digest ``city_of_judas.md``).
+"""City of Judas damage rules (rulebook: «Град Иуды», глава «Нанесение урона»).
 
 ``resolve(move, state, dice=..., settings=..., choices=..., **params)`` as in Dungeon World:
 ``decisive_strike`` takes a GM character's block as ``state``; every other move takes a
 player character's sheet. Pending choices are finished with ``apply_choice``; on a Take
 Damage outcome the player may answer ``["maim:<key>"]`` at any pending step instead
-(a maim after the roll, L137, L141).
+(a maim after the roll, «Урон персонажу: увечья»).
 """
 
 from __future__ import annotations
@@ -57,7 +57,6 @@ from systems.core.rulekit import (
 )
 from systems.core.schema import OPPONENT, PLAYER, MoveSpec, OptionSet, fail, validate
 
-SEED = "shared/seeds/002_d87999cfe335c954_city_of_judas.txt"
 MAIM_PREFIX = "maim:"
 
 _Call = MoveCall
@@ -74,11 +73,11 @@ def damage_through(
     other: int = 0,
     ap_ignores_shield: bool = False,
 ) -> int:
-    """Damage of one source after protection (L11-L13), never below 0 (L15).
+    """Damage of one source after protection («Нанесение урона»), never below 0 («Нанесение урона»).
 
-    The armour-piercing part ignores the armor value (L13: "игнорирует значение брони");
-    leftover armor never absorbs it (digest §8.10). The seed says nothing about AP and a
-    shield, so by default shield and other protection still count against the AP part once
+    The armour-piercing part ignores the armor value («Нанесение урона»: "игнорирует значение
+    брони"); leftover armor never absorbs it (digest §8.10). The rulebook says nothing about AP and
+    a shield, so by default shield and other protection still count against the AP part once
     the normal part is used up; ``ap_ignores_shield`` gives the digest's §3 formula.
     """
     ap = min(ap, damage)
@@ -159,7 +158,7 @@ class CityOfJudas(MoveDispatch):
         return clean
 
     def stat_value(self, state: dict[str, Any], stat: str) -> int:
-        """A stat with the penalties of its marked maims (L129)."""
+        """A stat with the penalties of its marked maims («Урон персонажу: увечья»)."""
         state = self.validate_state(state)
         return self._stat(state, stat)
 
@@ -224,14 +223,15 @@ class CityOfJudas(MoveDispatch):
         return "steel" if spec.roll == "steel" else params["stat"]
 
     def _dealt(self, call: _Call, defender: dict[str, Any]) -> int:
-        """Damage after armor, armor subtracted separately for each source (L11)."""
+        """Damage after armor, armor subtracted separately for each source («Нанесение урона»)."""
         p = call.params
         if p["dealt"] is not None:
             return p["dealt"]
         hits = p["hits"] or [{"damage": p["damage"], "ap": p["ap"]}]
         attacker = p.get("attacker")
         if attacker is not None and not p["hits"] and not p["damage"]:
-            # A character's strike defaults to their weapon's damage (L11, L63).
+            # A character's strike defaults to their weapon's damage («Нанесение урона»; «Примеры
+            # хода решающий удар»).
             hits = [{"damage": attacker["weapon_damage"], "ap": attacker["weapon_ap"]}]
         return sum(
             damage_through(
@@ -246,8 +246,9 @@ class CityOfJudas(MoveDispatch):
         )
 
     def _reused(self, call: _Call, count: int, modifier: int) -> PbtaRoll:
-        """One-roll rule (L175-L183): reuse the natural dice of the move that caused the
-        damage; a one-die Decisive Strike keeps the lower die (L179)."""
+        """One-roll rule («Урон персонажу: правило одного броска»): reuse the natural dice of the
+        move that caused the damage; a one-die Decisive Strike keeps the lower die («Урон персонажу:
+        правило одного броска»)."""
         if not call.settings["one_roll_rule"]:
             raise _err(
                 "reuse_faces",
@@ -315,10 +316,12 @@ class CityOfJudas(MoveDispatch):
     # --- Decisive Strike -------------------------------------------------------------------
 
     def _do_decisive_strike(self, call: _Call) -> Outcome:
-        """Решающий удар (L29): wounds += damage after armor, then 2d6+wounds (minor enemies)
-        or 1d6+wounds (important NPCs, monsters, demons, rivals: L29, L51). Wounds stay on
-        a miss (L75); 10+ the player picks, 7-9 the GM picks for the opponent and moves
-        (L39, L63, L73, digest §8.9); a miss lets the GM move first (L47)."""
+        """Решающий удар («Нанесение урона: ход решающий удар»): wounds += damage after armor, then
+        2d6+wounds (minor enemies) or 1d6+wounds (important NPCs, monsters, demons, rivals:
+        «Нанесение урона: ход решающий удар»). Wounds stay on
+        a miss («Примеры хода решающий удар»); 10+ the player picks, 7-9 the GM picks for the
+        opponent and moves («Нанесение урона: ход решающий удар»; «Примеры хода решающий удар»,
+        digest §8.9); a miss lets the GM move first («Нанесение урона: ход решающий удар»)."""
         npc = call.state
         if npc["out"]:
             raise _err("out", "Этот противник уже выведен из боя.", "This enemy is already out.")
@@ -343,12 +346,15 @@ class CityOfJudas(MoveDispatch):
             done = continue_outcome(outcome, choices, state=copy.deepcopy(outcome.state))
             return self._offer(done, DS_TWO, "ds_weak", pending, chooser="player")
         state = copy.deepcopy(outcome.state)
-        state["out"] = choices[0]  # killed | defeated: out of the fight (L55, L57)
+        state["out"] = choices[
+            0
+        ]  # killed | defeated: out of the fight («Нанесение урона: ход решающий удар»)
         return continue_outcome(outcome, choices, state=state, flags={"fight_over": True})
 
     def _choose_ds_weak(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
         """Serious wound: +1 wound at once, ignoring armor, no new roll (digest §8.8);
-        advantage: +1 superiority to the striking character (L43)."""
+        advantage: +1 superiority to the striking character («Нанесение урона: ход решающий
+        удар»)."""
         state = copy.deepcopy(outcome.state)
         details: dict[str, Any] = {}
         flags: dict[str, Any] = {}
@@ -395,9 +401,10 @@ class CityOfJudas(MoveDispatch):
         maim["marked"] = True
 
     def _do_take_damage(self, call: _Call) -> Outcome:
-        """Получить урон (L97): health -= damage after armor (not below -3, digest §8.1),
-        unstable at -1 or lower (L83), then 2d6+health. No damage, no move (L15). A maim
-        taken before marking replaces the whole thing (L135, L139)."""
+        """Получить урон («Урон персонажу: ход получить урон»): health -= damage after armor (not
+        below -3, digest §8.1), unstable at -1 or lower («Урон персонажу»), then 2d6+health. No
+        damage, no move («Нанесение урона»). A maim taken before marking replaces the whole thing
+        («Урон персонажу: увечья»)."""
         st, p, s = call.state, call.params, call.settings
         dealt = self._dealt(call, st)
         if dealt <= 0:
@@ -444,7 +451,9 @@ class CityOfJudas(MoveDispatch):
         if r.band == STRONG:
             only = ["fight_on"]
             if st["superiority"] - 1 >= s["superiority_min"]:
-                only.insert(0, "not_so_bad")  # L101, L149; digest §8.5
+                only.insert(
+                    0, "not_so_bad"
+                )  # «Урон персонажу: ход получить урон»; «Примеры хода получить урон»; digest §8.5
             return self._offer(out, call.spec.options[STRONG], "td_10", call, only=only)
         if r.band == WEAK:
             return self._offer(out, call.spec.options[WEAK], "td_7_9", call)
@@ -481,7 +490,8 @@ class CityOfJudas(MoveDispatch):
         return self._offer(done, TD_OFFER, "td_offer", pending)
 
     def _choose_td_offer(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
-        """The GM accepts the offer (1 less damage, down to 0) or refuses (-1 sup), L109."""
+        """The GM accepts the offer (1 less damage, down to 0) or refuses (-1 sup), «Урон персонажу:
+        ход получить урон»."""
         state, s = copy.deepcopy(outcome.state), pending["settings"]
         if choices[0] == "gm_accepts":
             self._less_damage(outcome, state)
@@ -496,12 +506,13 @@ class CityOfJudas(MoveDispatch):
     def _choose_td_6(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
         state = copy.deepcopy(outcome.state)
         if choices[0] == "critical":
-            state["unstable"] = True  # L117
+            state["unstable"] = True  # «Урон персонажу: ход получить урон»
         done = continue_outcome(outcome, choices, state=state)
         if choices[0] != "deadly":
             done.details.pop("maim_after", None)
             return done
-        # L119, L125: the wound is mortal unless the player takes a maim instead.
+        # «Урон персонажу: ход получить урон»: the wound is mortal unless the player takes a maim
+        # instead.
         options = [MORTAL] + [
             Option(m["key"], m["ru"], m["en"]) for m in outcome.details["maim_after"]
         ]
@@ -521,7 +532,8 @@ class CityOfJudas(MoveDispatch):
 
     def _maim_after(self, outcome: Outcome, choices: list[str]) -> Outcome:
         """A maim after the roll keeps the marked damage but cancels every result of the move
-        (L137, L141), the unstable mark from reaching -1 included in what stays (§8.13)."""
+        («Урон персонажу: увечья»), the unstable mark from reaching -1 included in what stays
+        (§8.13)."""
         state = copy.deepcopy(outcome.details["marked_state"])
         self._mark_maim(state, choices[0][len(MAIM_PREFIX) :], "choices")
         text = Text(
@@ -541,20 +553,25 @@ class CityOfJudas(MoveDispatch):
     # --- combat moves ----------------------------------------------------------------------
 
     def _do_engage_in_battle(self, call: _Call) -> Outcome:
-        """Вступить в бой (+Сталь, L183): 10+ pick two (L211), 7-9 pick one (L219) and both
-        sides deal damage at once (L167, L171); Decisive Strike is open on 7+ (L17)."""
+        """Вступить в бой (+Сталь, «Урон персонажу: правило одного броска»): 10+ pick two («Примеры
+        конфликта между персонажами игроков»), 7-9 pick one («Примеры конфликта между персонажами
+        игроков») and both sides deal damage at once («Примеры хода получить урон»; «Урон персонажу:
+        правило одного броска»); Decisive Strike is open on 7+ («Нанесение урона»)."""
         return self._combat(call)
 
     def _do_take_a_shot(self, call: _Call) -> Outcome:
-        """Сделать выстрел (L67, L177): one of its options is +1 AP damage."""
+        """Сделать выстрел («Примеры хода решающий удар»; «Урон персонажу: правило одного броска»):
+        one of its options is +1 AP damage."""
         return self._combat(call)
 
     def _do_defy_danger(self, call: _Call) -> Outcome:
-        """Противостоять опасности (L169, L177): may come before damage."""
+        """Противостоять опасности («Урон персонажу: правило одного броска»): may come before
+        damage."""
         return self._combat(call, decisive=False)
 
     def _do_face_death(self, call: _Call) -> Outcome:
-        """Противостоять смерти (L145, L169, L177): may come before damage."""
+        """Противостоять смерти («Примеры хода получить урон»; «Урон персонажу: правило одного
+        броска»): may come before damage."""
         return self._combat(call, decisive=False)
 
     def _combat(self, call: _Call, *, decisive: bool = True) -> Outcome:
@@ -804,7 +821,7 @@ class CityOfJudas(MoveDispatch):
         return self._outcome(call, None, state=call.state)
 
     def _do_heal_maim(self, call: _Call) -> Outcome:
-        """A healed maim is unmarked and may be taken again (L133)."""
+        """A healed maim is unmarked and may be taken again («Урон персонажу: увечья»)."""
         maim = next((m for m in call.state["maims"] if m["key"] == call.params["maim"]), None)
         if maim is None:
             raise _err("maim", "Нет такого увечья.", "No such maim.")

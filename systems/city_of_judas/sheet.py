@@ -1,9 +1,10 @@
-"""City of Judas (Град Иуды) sheet, GM-character block and campaign settings (seed 002).
+"""City of Judas (Град Иуды) sheet, GM-character block and campaign settings.
 
-The seed is the damage chapter only: health (-3..+3, +4 = unmarked, L81-L87, L121),
-unstable, superiority, maims, mortal wound, wounds on GM characters (L23-L25), armor,
-shield and armour-piercing damage (L11-L13). Stats other than Steel (Сталь, L179, L183)
-and the maim list are not in the seed, so the sheet keeps them as editable lists.
+The rulebook is the damage chapter only: health (-3..+3, +4 = unmarked, «Урон персонажу»; «Урон
+персонажу: ход получить урон»), unstable, superiority, maims, mortal wound, wounds on GM characters
+(«Нанесение урона»), armor, shield and armour-piercing damage («Нанесение урона»). Stats other than
+Steel (Сталь, «Урон персонажу: правило одного броска») and the maim list are not in the rulebook, so
+the sheet keeps them as editable lists.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from systems.core.schema import (
     StrField,
 )
 
-HEALTH_UNMARKED = 4  # "никогда не используется" (L87): a roll never uses +4
-HEALTH_MIN = -3  # the track is -3..+3 (L81); a mortal wound needs -3 (L119, L123)
+HEALTH_UNMARKED = 4  # "никогда не используется" («Урон персонажу»): a roll never uses +4
+# The track is -3..+3 («Урон персонажу»); a mortal wound needs -3 (the move получить урон).
+HEALTH_MIN = -3
 
 NPC_KINDS: tuple[Choice, ...] = (
     Choice("minor", "Малозначимый враг (2d6)", "Minor enemy (2d6)"),
@@ -29,7 +31,9 @@ NPC_KINDS: tuple[Choice, ...] = (
     Choice("demon", "Демон (1d6)", "Demon (1d6)"),
     Choice("rival", "Серьёзный соперник (1d6)", "Serious rival (1d6)"),
 )
-ONE_DIE_KINDS = frozenset({"important", "monster", "demon", "rival"})  # L29, L51, L69
+ONE_DIE_KINDS = frozenset(
+    {"important", "monster", "demon", "rival"}
+)  # «Нанесение урона: ход решающий удар»; «Примеры хода решающий удар»
 
 NPC_OUT: tuple[Choice, ...] = (
     Choice("", "В бою", "Fighting"),

@@ -25,8 +25,8 @@ METRICS: tuple[str, ...] = ("chebyshev", "manhattan", "alternating")
 
 
 def chebyshev(a: Cell, b: Cell) -> int:
-    """A diagonal step costs 1 (Crows, rules digest 1.1 "Grid, size, reach", L670: a square is
-    5 ft and a diagonal counts as one square)."""
+    """A diagonal step costs 1 (Crows, «Бой»: «Сетка и дистанции», «Масштаб»: a square
+    is 5 ft and a diagonal counts as one square)."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
@@ -80,7 +80,7 @@ class SizeCategory:
 
 
 # Crows: Tiny, Small and Medium take one square, Large 2 × 2, Huge 3 × 3, Colossal ("Охренеть!")
-# 4 × 4 or more (rules digest 1.1 and 15.1, L678–L699).
+# 4 × 4 or more («Бой»: «Размер и пространство», «Размеры существ»).
 CROWS_CELLS: dict[str, int] = {
     "tiny": 1,
     "small": 1,

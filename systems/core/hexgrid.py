@@ -75,7 +75,7 @@ DIAGONALS: tuple[Hex, ...] = (
     Hex(1, 1),
 )
 # Flat-top compass, clockwise from north: the order Crows counts a lost party's drift in
-# (rules digest, "Getting lost", L1146: d6 1 = N, 2 = NE, 3 = SE, 4 = S, 5 = SW, 6 = NW).
+# («Заблудились»: d6 1 = N, 2 = NE, 3 = SE, 4 = S, 5 = SW, 6 = NW).
 FLAT_COMPASS: tuple[tuple[str, Hex], ...] = (
     ("N", Hex(0, -1)),
     ("NE", Hex(1, -1)),

@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Text:
-    """A message in both UI languages; Russian terms come from the seeds."""
+    """A message in both UI languages; Russian terms come from the rulebooks."""
 
     ru: str
     en: str

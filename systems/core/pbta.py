@@ -1,11 +1,11 @@
 """Powered-by-the-Apocalypse pieces shared by Dungeon World and City of Judas.
 
-Both games roll dice plus a modifier and read the total in three bands (DW seed 000 L23-L30,
-City of Judas seed 002 L17, L31-L47): ``"10+"``, ``"7-9"`` and ``"6-"``. Odds are computed
-exactly with ``Fraction`` over every face combination, so they sum to exactly 1.
+Both games roll dice plus a modifier and read the total in three bands (Dungeon World, «Ход и
+кубик»: «Стандартные результаты»; Град Иуды, «Нанесение урона»): ``"10+"``, ``"7-9"`` and ``"6-"``.
+Odds are computed exactly with ``Fraction`` over every face combination, so they sum to exactly 1.
 
-Forward ("+1 на следующий ход") and ongoing ("+1 на все ходы") are PbtA bookkeeping (DW seed
-000 L46-L47); they live here as plain functions over lists of JSON entries
+Forward ("+1 на следующий ход") and ongoing ("+1 на все ходы") are PbtA bookkeeping (Dungeon World,
+«Эффекты ходов»: «Некоторые ходы...»); they live here as plain functions over lists of JSON entries
 ``{"value": int, "move": str, "note": str}`` where an empty ``move`` means "any move".
 """
 
@@ -37,7 +37,8 @@ MAX_DICE = 4  # PbtA rolls here use 1 or 2 dice; a small cap keeps exact odds ch
 
 
 def band_for(total: int) -> str:
-    """10 or more is ``"10+"``, 7 to 9 is ``"7-9"``, 6 or less is ``"6-"`` (seed 000 L23)."""
+    """10 or more is ``"10+"``, 7 to 9 is ``"7-9"``, 6 or less is ``"6-"`` (Dungeon World, «Ход и
+    кубик»)."""
     if total >= 10:
         return STRONG
     if total >= 7:
@@ -78,7 +79,7 @@ def roll(dice: Dice, modifier: int = 0, *, count: int = 2, sides: int = 6) -> Pb
 
 
 def roll_2d6(dice: Dice, modifier: int = 0) -> PbtaRoll:
-    """The standard PbtA roll: 2d6 + modifier (DW seed 000 L20)."""
+    """The standard PbtA roll: 2d6 + modifier (Dungeon World, «Ход и кубик»)."""
     return roll(dice, modifier)
 
 

@@ -22,10 +22,10 @@ SETTINGS_RU = "Настройки кампании"
 SETTINGS_EN = "Campaign settings"
 
 
-def without_seed(data: dict[str, Any]) -> dict[str, Any]:
-    """A spec's fields for ``describe()``: its rulebook line references (``seed``) stay in the
-    code and the tests, and never reach a browser."""
-    return {k: v for k, v in data.items() if k != "seed"}
+def without_source(data: dict[str, Any]) -> dict[str, Any]:
+    """A spec's fields for ``describe()`` without ``source``: the rulebook citation is for
+    readers of the code; players read the move's own names and texts."""
+    return {k: v for k, v in data.items() if k != "source"}
 
 
 def describe_head(ruleset: Ruleset) -> dict[str, Any]:

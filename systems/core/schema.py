@@ -390,8 +390,8 @@ class MoveSpec:
     ru: str
     en: str
     trigger: Text
-    seed: str
-    kind: str = "move"  # "move" (a seed move) or "action" (sheet bookkeeping)
+    source: str
+    kind: str = "move"  # "move" (a rulebook move) or "action" (sheet bookkeeping)
     subject: str = "character"  # whose state ``resolve`` takes: "character" or "npc"
     roll: str | None = None  # how it rolls (a stat key or a ruleset word); None: no roll
     params: ObjectField = field(default_factory=lambda: ObjectField(fields={}))

@@ -82,7 +82,7 @@ class Source:
     en: str
     side: int
     weight: int
-    seed: str
+    source: str
 
     def as_dict(self) -> dict[str, Any]:
         return {

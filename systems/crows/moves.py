@@ -198,12 +198,12 @@ def _item_id(ru: str = "Предмет", en: str = "Item") -> StrField:
     return StrField(ru=ru, en=en, required=True, max_length=64)
 
 
-def _move(key: str, ru: str, en: str, trigger: Text, seed: str, **kwargs: Any) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, **kwargs)
+def _move(key: str, ru: str, en: str, trigger: Text, source: str, **kwargs: Any) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, **kwargs)
 
 
-def _action(key: str, ru: str, en: str, trigger: Text, seed: str, **kwargs: Any) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, kind="action", **kwargs)
+def _action(key: str, ru: str, en: str, trigger: Text, source: str, **kwargs: Any) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, kind="action", **kwargs)
 
 
 HIDE_COST = OptionSet(

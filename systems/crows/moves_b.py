@@ -39,21 +39,21 @@ from systems.crows.terms_b import (
 )
 
 
-def _move(key: str, ru: str, en: str, trigger: Text, seed: str, **kwargs) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, **kwargs)
+def _move(key: str, ru: str, en: str, trigger: Text, source: str, **kwargs) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, **kwargs)
 
 
-def _action(key: str, ru: str, en: str, trigger: Text, seed: str, **kwargs) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, kind="action", **kwargs)
+def _action(key: str, ru: str, en: str, trigger: Text, source: str, **kwargs) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, kind="action", **kwargs)
 
 
-def _campaign(key: str, ru: str, en: str, trigger: Text, seed: str, **kwargs) -> MoveSpec:
+def _campaign(key: str, ru: str, en: str, trigger: Text, source: str, **kwargs) -> MoveSpec:
     return MoveSpec(
         key=key,
         ru=ru,
         en=en,
         trigger=trigger,
-        seed=seed,
+        source=source,
         kind="action",
         subject="campaign",
         **kwargs,

@@ -52,7 +52,7 @@ class Expertise:
     category: str
     use_ru: str
     use_en: str
-    seed: str
+    source: str
 
     def as_dict(self) -> dict[str, str]:
         return {
@@ -384,7 +384,7 @@ class Condition:
     key: str
     ru: str
     en: str
-    seed: str
+    source: str
     ends_at_turn_end: bool
     effect_ru: str
     effect_en: str

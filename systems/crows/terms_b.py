@@ -133,7 +133,7 @@ class Task:
     role: str
     ru: str
     en: str
-    seed: str
+    source: str
     characteristics: tuple[str, ...]
     results: dict[str, tuple[str, str]]  # tier -> (ru, en)
 

@@ -1,4 +1,4 @@
-"""Dungeon World (seed 000): ``RULESET`` is what ``systems.get_ruleset("dungeon_world")``
+"""Dungeon World: ``RULESET`` is what ``systems.get_ruleset("dungeon_world")``
 returns."""
 
 from systems.dungeon_world.ruleset import RULESET, DungeonWorld

@@ -1,7 +1,9 @@
-"""Dungeon World damage: the seed's own small dice notation and the armor arithmetic.
+"""Dungeon World damage: the rulebook's own small dice notation and the armor arithmetic.
 
-Damage is not a move roll (seed 000 L25): it never consumes forward and never marks XP.
-Expressions are what the seed writes (L315-L340): ``к10+1``, ``2к6``, ``d8``, ``к4-1к6``,
+Damage is not a move roll («Ход и кубик»): it never consumes forward and never marks XP.
+Expressions are what the rulebook writes («Урон»; «Одновременный урон от нескольких противников»;
+«Оглушающий урон»; «Увеличение и уменьшение урона»; «Больший и меньший»): ``к10+1``, ``2к6``,
+``d8``, ``к4-1к6``,
 ``м[2к6]`` (roll twice, keep the lower) and ``б[3к10]`` (roll thrice, keep the highest).
 The free notation of ``systems/core/notation.py`` is a different, general tool; this parser
 only knows what damage needs and is capped so a sheet cannot ask for absurd rolls.
@@ -156,7 +158,8 @@ class DamageRoll:
 
 
 def roll_damage(expression: str, dice: Dice) -> DamageRoll:
-    """Roll an expression left to right; the total is floored at 0 (seed 000 L336)."""
+    """Roll an expression left to right; the total is floored at 0 («Увеличение и уменьшение
+    урона»)."""
     terms = parse(expression)
     faces: list[int] = []
     parts: list[int] = []
@@ -177,11 +180,12 @@ def roll_damage(expression: str, dice: Dice) -> DamageRoll:
 
 
 def pick_attacker_expression(expressions: list[str]) -> str:
-    """Several attackers (seed 000 L327): use the biggest die for every roll.
+    """Several attackers («Одновременный урон от нескольких противников»): use the biggest die for
+    every roll.
 
-    The whole expression with that die is reused, bonus included (L329: к10+1 rolled four
-    times). Two attackers with the same biggest die: the higher bonus wins (digest §8.15),
-    which is the larger possible maximum.
+    The whole expression with that die is reused, bonus included («Одновременный урон от нескольких
+    противников»: к10+1 rolled four times). Two attackers with the same biggest die: the higher
+    bonus wins (digest §8.15), which is the larger possible maximum.
     """
     if not expressions:
         raise DamageNotationError("Нет атакующих.", "No attackers.")
@@ -189,10 +193,10 @@ def pick_attacker_expression(expressions: list[str]) -> str:
 
 
 def armor_after_cover(armor: int, cover: str) -> int:
-    """Cover is situational armor, 1 partial or 2 full (L321), added to worn armor (§8.23)."""
+    """Cover is situational armor, 1 partial or 2 full («Урон»), added to worn armor (§8.23)."""
     return armor + {"none": 0, "partial": 1, "full": 2}[cover]
 
 
 def after_armor(damage: int, armor: int, *, ignores_armor: bool = False) -> int:
-    """Damage that gets through: ``max(0, damage - armor)`` (L310), armor skipped if ignored."""
+    """Damage that gets through: ``max(0, damage - armor)`` («Урон»), armor skipped if ignored."""
     return max(0, damage - (0 if ignores_armor else armor))

@@ -1,5 +1,11 @@
 """Dungeon World moves and sheet actions as data: names, triggers, results, option lists and
-parameter specs (seed 000 L53-L294, damage L296-L374).
+parameter specs («Основные ходы персонажей»; «Руби и кромсай»; «Дать залп»; «Спастись от угрозы»;
+«Встать на защиту»; «Покопаться в памяти»; «Изучить обстановку»; «Договориться»; «Пирушка»;
+«Последний вздох»; «Тяжкая ноша»; «Разбить лагерь»; «Нести дозор»; «Помочь или помешать»;
+«Отправиться в опасное путешествие»; «Пополнить припасы»; «Восстановить силы»; «Найм»; «Неоплаченный
+долг»; «Усердно заниматься»; «Повысить уровень»; «Конец сессии», damage «Урон и лечение»; «ОЗ (очки
+здоровья)»; «Урон»; «Одновременный урон от нескольких противников»; «Оглушающий урон»; «Увеличение и
+уменьшение урона»; «Больший и меньший»; «Лечение»; «Смерть»; «После смерти»; «Травмы»).
 
 ``describe()`` is built from these specs and ``resolve`` validates parameters with the same
 specs, so the form a page renders and the rule that runs can never disagree.
@@ -41,7 +47,8 @@ MISS_TEXT = _t(
     "Ведущий говорит, что произошло; запишите опыт.", "The GM says what happens; mark XP."
 )
 
-# Parameters every ordinary move roll accepts (not Last Breath: no bonuses at all, L146).
+# Parameters every ordinary move roll accepts (not Last Breath: no bonuses at all, «Последний
+# вздох»).
 ROLL_PARAMS: dict[str, Field] = {
     "preparation": IntField(
         ru="Потратить очки подготовки (не больше 1 за бросок)",
@@ -232,13 +239,13 @@ FORWARD_FIELDS: dict[str, Field] = {
 }
 
 
-def _move(key: str, trigger: Text, seed: str, **kwargs: Any) -> MoveSpec:
+def _move(key: str, trigger: Text, source: str, **kwargs: Any) -> MoveSpec:
     ru, en = _name(key)
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, **kwargs)
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, **kwargs)
 
 
-def _action(key: str, ru: str, en: str, trigger: Text, seed: str, **kwargs: Any) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, kind="action", **kwargs)
+def _action(key: str, ru: str, en: str, trigger: Text, source: str, **kwargs: Any) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, kind="action", **kwargs)
 
 
 MOVES: tuple[MoveSpec, ...] = (
@@ -248,7 +255,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Когда вы атакуете противника в ближнем бою, бросьте+СИЛ.",
             "When you attack an enemy in melee, roll+STR.",
         ),
-        "L9-L11, L49, L55-L60",
+        "«Ходы»; «Некоторые ходы»; «Руби и кромсай»",
         roll="str",
         params=_params(
             ROLL_PARAMS,
@@ -293,7 +300,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Когда, находясь на расстоянии, вы целитесь и стреляете в противника, бросьте+ЛОВ.",
             "When you take aim and shoot at an enemy at range, roll+DEX.",
         ),
-        "L62-L71",
+        "«Дать залп»",
         roll="dex",
         params=_params(ROLL_PARAMS, DAMAGE_PARAMS),
         results={
@@ -340,7 +347,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you act despite an imminent threat or find yourself in dire straits, say how "
             "you deal with it and roll the matching stat.",
         ),
-        "L16, L73-L86",
+        "«Ходы»; «Спастись от угрозы»",
         roll="approach",
         params=_params(
             ROLL_PARAMS,
@@ -372,7 +379,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Когда вы защищаете от нападения кого-то или что-то, бросьте+ТЕЛ.",
             "When you defend someone or something from an attack, roll+CON.",
         ),
-        "L48, L87-L97",
+        "«Некоторые ходы»; «Встать на защиту»",
         roll="con",
         params=_params(
             ROLL_PARAMS,
@@ -393,7 +400,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Когда вы пытаетесь найти в залежах памяти сведения о чём-либо, бросьте+ИНТ.",
             "When you search your memory for knowledge about something, roll+INT.",
         ),
-        "L50, L99-L104",
+        "«Некоторые ходы»; «Покопаться в памяти»",
         roll="int",
         params=_params(ROLL_PARAMS),
         results={
@@ -415,7 +422,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Когда вы внимательно изучаете человека или ситуацию, бросьте+МДР.",
             "When you closely study a person or a situation, roll+WIS.",
         ),
-        "L105-L115",
+        "«Изучить обстановку»",
         roll="wis",
         params=_params(ROLL_PARAMS),
         results={
@@ -445,7 +452,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you try to influence and manipulate a GM character, roll+CHA. Your leverage is "
             "something they need or want.",
         ),
-        "L117-L124",
+        "«Договориться»",
         roll="cha",
         params=_params(ROLL_PARAMS),
         results={
@@ -470,7 +477,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you return triumphant and throw a big party, spend 100 coins and roll +1 for "
             "every extra 100 coins spent.",
         ),
-        "L126-L140",
+        "«Пирушка»",
         roll="plain",
         params=_params(
             ROLL_PARAMS,
@@ -502,7 +509,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you are dying you glimpse what lies beyond the Black Gates of Death's Kingdom "
             "(the GM describes it). Then roll: just roll, with no bonuses at all.",
         ),
-        "L142-L154, L350, L353",
+        "«Последний вздох»; «Смерть»",
         roll="last_breath",
         results={
             STRONG: _t(
@@ -539,7 +546,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Когда вы делаете ход, будучи нагруженным чем-либо, вы можете быть перегружены.",
             "When you make a move while carrying weight, you may be encumbered.",
         ),
-        "L155-L164",
+        "«Тяжкая ноша»",
         results={
             "none": _t("Вес не больше нагрузки: штрафа нет.", "Weight within load: no penalty."),
             "burdened": _t(
@@ -572,7 +579,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you settle in to rest, consume a ration. In a dangerous place, agree on the "
             "watch order. After a few uninterrupted hours of sleep, heal half your HP.",
         ),
-        "L165-L171, L346",
+        "«Разбить лагерь»; «Лечение»",
         params=_params(
             dangerous=BoolField(ru="Опасное место", en="Dangerous place"),
             slept=BoolField(
@@ -588,7 +595,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Когда вы несёте дозор и нечто приближается к лагерю, бросьте+МДР.",
             "When you are on watch and something approaches the camp, roll+WIS.",
         ),
-        "L173-L181",
+        "«Нести дозор»",
         roll="wis",
         params=_params(ROLL_PARAMS),
         results={
@@ -618,7 +625,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you help or hinder someone you have bonds with, roll+the number of your bonds "
             "with them.",
         ),
-        "L183-L188",
+        "«Помочь или помешать»",
         roll="bonds",
         params=_params(
             ROLL_PARAMS,
@@ -663,7 +670,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you travel through hostile territory, choose a trailblazer, a scout and a "
             "quartermaster. Each of them rolls+WIS.",
         ),
-        "L190-L204",
+        "«Отправиться в опасное путешествие»",
         roll="wis",
         params=_params(
             ROLL_PARAMS,
@@ -702,7 +709,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you spend money you can buy what the settlement sells at market price. For "
             "something unusual, roll+CHA.",
         ),
-        "L206-L214",
+        "«Пополнить припасы»",
         roll="cha",
         params=_params(
             ROLL_PARAMS,
@@ -731,7 +738,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you do nothing but rest in comfort and safety: after a day you recover all "
             "HP; after three days you heal a debility (two days with a healer).",
         ),
-        "L216-L222",
+        "«Восстановить силы»",
         params=_params(
             days=IntField(ru="Дней отдыха", en="Days of rest", default=1, min=1, max=365),
             healer=BoolField(ru="За вами ухаживает целитель", en="Tended by a healer"),
@@ -755,7 +762,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "open about the help you need; you offer a share of the loot; you have a good "
             "reputation here.",
         ),
-        "L224-L244",
+        "«Найм»",
         roll="plain",
         params=_params(
             ROLL_PARAMS,
@@ -815,7 +822,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "бросьте+ХАР.",
             "When you return to a settlement where you caused trouble before, roll+CHA.",
         ),
-        "L246-L255",
+        "«Неоплаченный долг»",
         roll="cha",
         params=_params(ROLL_PARAMS),
         results={
@@ -863,7 +870,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "or two gives 1, a month or more gives 3. Spend 1 for +1 to a roll when doing what "
             "you trained for, at most 1 per roll.",
         ),
-        "L257-L264",
+        "«Усердно заниматься»",
         params=_params(
             days=IntField(ru="Дней занятий", en="Days spent", default=7, min=1, max=3650),
         ),
@@ -877,7 +884,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "When you have free time and XP of at least your level+7: subtract level+7 from XP, "
             "gain a level (a Wizard adds a spell) and raise one stat score by 1 (max 18).",
         ),
-        "L266-L278, L394, L405-L410",
+        "«Повысить уровень»; «Повышение уровня»; «После десятого уровня»",
         params=_params(
             stat=ChoiceField(
                 ru="Какую характеристику повысить",
@@ -905,7 +912,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "player agrees) and write a new one; XP if your alignment guided you at least once; "
             "everyone marks XP for each 'yes'.",
         ),
-        "L280-L294, L422-L430",
+        "«Конец сессии»; «Избавление от уз»; «Создание новых уз»",
         params=_params(
             resolve_bond=IntField(
                 ru="Номер исчерпанных уз (с 0)",
@@ -936,7 +943,7 @@ MOVES: tuple[MoveSpec, ...] = (
             ),
         ),
     ),
-    # --- sheet actions: not seed moves, but rules the seed states -------------------------
+    # --- sheet actions: not rulebook moves, but rules the rulebook states -------------------------
     _action(
         "take_damage",
         "Получить урон",
@@ -945,7 +952,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Урон минус броня вычитается из ОЗ, но не ниже 0; на 0 ОЗ — последний вздох.",
             "Damage minus armor comes off HP, never below 0; at 0 HP, Last Breath.",
         ),
-        "L310, L320-L332, L350, L353",
+        "«Урон»; «Одновременный урон от нескольких противников»; «Оглушающий урон»; «Смерть»",
         params=_params(
             amount=IntField(
                 ru="Урон (число)", en="Damage (number)", default=None, nullable=True, min=0, max=999
@@ -980,7 +987,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Бросьте кубик базового урона класса, прибавьте модификатор оружия и бонусы.",
             "Roll your class damage die, add the weapon modifier and bonuses.",
         ),
-        "L45, L311, L334-L340",
+        "«Некоторые ходы»; «Урон»; «Увеличение и уменьшение урона»; «Больший и меньший»",
         params=_params(
             DAMAGE_PARAMS,
             amount=IntField(
@@ -1008,7 +1015,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Урон минус броня цели вычитается из её ОЗ; оглушающий урон ОЗ не отнимает.",
             "Damage minus the target's armor comes off its HP; stun damage takes none.",
         ),
-        "L310, L312, L332",
+        "«Урон»; «Оглушающий урон»",
         subject="npc",
         params=_params(
             amount=IntField(
@@ -1029,7 +1036,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Запас тратится только на варианты хода, который его дал.",
             "Hold is spent only on the options of the move that gave it.",
         ),
-        "L48, L90-L97",
+        "«Некоторые ходы»; «Встать на защиту»",
         params=_params(
             for_move=ChoiceField(
                 ru="Ход, давший запас",
@@ -1053,7 +1060,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Лечение восстанавливает ОЗ, но не выше максимума; стабилизированный приходит в себя.",
             "Healing restores HP up to the maximum; a stabilized character comes round.",
         ),
-        "L342-L347, L353",
+        "«Лечение»; «Смерть»",
         params=_params(
             amount=IntField(
                 ru="Сколько ОЗ", en="HP healed", default=None, nullable=True, min=0, max=999
@@ -1069,7 +1076,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Бонус к следующему броску хода (не урона); с условием — только к этому ходу.",
             "A bonus to the next move roll (not damage); a bound one only to that move.",
         ),
-        "L46",
+        "«Некоторые ходы»",
         params=_params(FORWARD_FIELDS),
     ),
     _action(
@@ -1080,7 +1087,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Бонус ко всем броскам ходов (не урона), пока не выполнено условие окончания.",
             "A bonus to all move rolls (not damage) until its end condition.",
         ),
-        "L47",
+        "«Некоторые ходы»",
         params=_params(FORWARD_FIELDS, note=StrField(ru="Пока не…", en="Until…", max_length=200)),
     ),
     _action(
@@ -1088,7 +1095,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Снять «+N на все ходы»",
         "End ongoing",
         _t("Условие окончания выполнено.", "Its end condition has come."),
-        "L47",
+        "«Некоторые ходы»",
         params=_params(index=IntField(ru="Номер (с 0)", en="Index", default=0, min=0, max=19)),
     ),
     _action(
@@ -1099,7 +1106,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Травма даёт -1 к модификатору характеристики; одинаковые травмы не складываются.",
             "A debility gives -1 to its stat's modifier; the same one does not stack.",
         ),
-        "L362-L372",
+        "«Травмы»",
         params=_params(
             debility=ChoiceField(
                 ru="Травма", en="Debility", default=None, required=True, choices=DEBILITIES
@@ -1114,7 +1121,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Мощное заклинание или события истории излечивают травму.",
             "A strong spell or the fiction heals a debility.",
         ),
-        "L373",
+        "«Травмы»",
         params=_params(
             debility=ChoiceField(
                 ru="Травма", en="Debility", default=None, required=True, choices=DEBILITIES
@@ -1129,7 +1136,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Опыт за мировоззрение, узы или особые задачи ведущего.",
             "XP for alignment, bonds or the GM's special tasks.",
         ),
-        "L51, L393",
+        "«Некоторые ходы»; «Повышение уровня»",
         params=_params(amount=IntField(ru="Сколько", en="How much", default=1, min=1, max=10)),
     ),
     _action(
@@ -1140,7 +1147,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Если Телосложение изменится (временные изменения не в счёт), измените ОЗ.",
             "If CON changes for good (not temporarily), change HP to match.",
         ),
-        "L306, L275-L278",
+        "«ОЗ (очки здоровья)»; «Повысить уровень»",
         params=_params(
             stat=ChoiceField(
                 ru="Характеристика", en="Stat", default=None, required=True, choices=STATS
@@ -1159,7 +1166,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ход другого класса ниже вашего уровня; уровни для него считаются с момента взятия.",
             "Another class's move below your level; its levels count from when you took it.",
         ),
-        "L396-L399",
+        "«Мультиклассовые ходы»",
         params=_params(
             move_name=StrField(ru="Ход", en="Move", default=None, required=True, max_length=100),
             move_level=IntField(ru="Уровень хода", en="Move level", default=1, min=1, max=10),

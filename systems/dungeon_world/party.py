@@ -1,4 +1,4 @@
-"""Dungeon World party moves: moves one hero rolls that act on the whole party (seed 000,
+"""Dungeon World party moves: moves one hero rolls that act on the whole party (
 "Нести дозор" and "Отправиться в опасное путешествие").
 
 A party move takes every sheet it touches at once, keyed by a name the caller chooses (the
@@ -28,7 +28,7 @@ from systems.core.pbta import STRONG
 from systems.core.schema import fail
 from systems.dungeon_world.moves import ROLES
 
-# The forward a 10+ on watch gives everyone in the camp (seed: "все, кто в лагере, получают +1
+# The forward a 10+ on watch gives everyone in the camp (rulebook: "все, кто в лагере, получают +1
 # на следующий ход"), written as the move itself writes it on the watcher's sheet.
 CAMP_FORWARD_NOTE = "Нести дозор"
 MAX_PARTY = 12
@@ -119,7 +119,7 @@ def perilous_journey(
     dice: Dice,
     settings: dict[str, Any] | None = None,
 ) -> PartyResult:
-    """Отправиться в опасное путешествие: each role's hero rolls +WIS, in the seed's order
+    """Отправиться в опасное путешествие: each role's hero rolls +WIS, in the rulebook's order
     (trailblazer, scout, quartermaster). Refused before any roll if a role is unknown, a hero
     is named twice or is not in the party."""
     travellers = _party(rules, party)

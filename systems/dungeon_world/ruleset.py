@@ -1,4 +1,4 @@
-"""Dungeon World rules (seed ``000_*_dungeon_world.txt``, digest ``rules/dungeon_world.md``).
+"""Dungeon World rules (rulebook: Dungeon World).
 
 ``resolve(move, state, dice=..., settings=..., choices=..., **params)``:
 
@@ -68,14 +68,13 @@ from systems.dungeon_world.sheet import (
     effective_modifier,
 )
 
-SEED = "shared/seeds/000_85cce0bb37d21031_dungeon_world.txt"
 CANT_ACT = {
     "dying": ("Сначала сделайте последний вздох.", "Make your Last Breath first."),
     "stabilized": ("Персонаж без сознания.", "The character is unconscious."),
     "dead": ("Персонаж мёртв.", "The character is dead."),
 }
 WIZARD_CLASSES = {"маг", "wizard"}
-MONTH_DAYS = 30  # "месяц или дольше" (L261); a week is 7 days (digest §8.17)
+MONTH_DAYS = 30  # "месяц или дольше" («Усердно заниматься»); a week is 7 days (digest §8.17)
 
 _Call = MoveCall
 
@@ -86,7 +85,7 @@ PARTY_MOVE_SPECS: dict[str, dict[str, Any]] = {
         "ru": "Нести дозор (весь лагерь)",
         "en": "Take Watch (the whole camp)",
         "params": {"watcher": "a key of party: who is on watch and rolls +WIS"},
-        "seed": "Нести дозор",
+        "source": "Нести дозор",
     },
     "perilous_journey": {
         "ru": "Отправиться в опасное путешествие (роли группы)",
@@ -94,7 +93,7 @@ PARTY_MOVE_SPECS: dict[str, dict[str, Any]] = {
         "params": {
             "roles": "{trailblazer|scout|quartermaster: a key of party}, one hero per role",
         },
-        "seed": "Отправиться в опасное путешествие",
+        "source": "Отправиться в опасное путешествие",
     },
 }
 
@@ -117,7 +116,8 @@ _err = fail  # the rules' error: a field path and ru/en text
 
 
 def _mark_xp(state: dict[str, Any], amount: int = 1) -> bool:
-    """XP goes up unless the character stopped earning it (took an apprentice, L410)."""
+    """XP goes up unless the character stopped earning it (took an apprentice, «После десятого
+    уровня»)."""
     if state["career"] != "active":
         return False
     state["xp"] = min(999, state["xp"] + amount)
@@ -125,7 +125,7 @@ def _mark_xp(state: dict[str, Any], amount: int = 1) -> bool:
 
 
 def encumbrance_tier(state: dict[str, Any]) -> str:
-    """Тяжкая ноша (L155-L164): none (weight <= load), burdened (<= load+2), overloaded."""
+    """Тяжкая ноша («Тяжкая ноша»): none (weight <= load), burdened (<= load+2), overloaded."""
     if state["weight"] <= state["load"]:
         return "none"
     if state["weight"] <= state["load"] + 2:
@@ -134,12 +134,12 @@ def encumbrance_tier(state: dict[str, Any]) -> str:
 
 
 def multiclass_level(character_level: int, level_taken: int) -> int:
-    """Levels of a multiclass move count from when it was taken (L397, L399: Gregor)."""
+    """Levels of a multiclass move count from when it was taken («Мультиклассовые ходы»: Gregor)."""
     return character_level - level_taken + 1
 
 
 def bolster_points(days: int) -> int:
-    """Усердно заниматься (L260-L261): a week or two gives 1, a month or more gives 3."""
+    """Усердно заниматься («Усердно заниматься»): a week or two gives 1, a month or more gives 3."""
     if days >= MONTH_DAYS:
         return 3
     if days >= 7:
@@ -188,7 +188,7 @@ class DungeonWorld(MoveDispatch):
         return self.validate_npc(NPC.default_value())
 
     def validate_state(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Clean a sheet; HP may never exceed max HP (L347)."""
+        """Clean a sheet; HP may never exceed max HP («Лечение»)."""
         clean = validate(SHEET, state)
         if clean["hp"] > clean["max_hp"]:
             raise _err("hp", "ОЗ не могут превышать максимум.", "HP cannot exceed max HP.")
@@ -207,7 +207,7 @@ class DungeonWorld(MoveDispatch):
     def modifier(
         self, state: dict[str, Any], stat: str, settings: dict[str, Any] | None = None
     ) -> int:
-        """Effective modifier of ``stat``: table(score) minus its debility (L371)."""
+        """Effective modifier of ``stat``: table(score) minus its debility («Травмы»)."""
         return effective_modifier(self.validate_state(state), stat, self.clean_settings(settings))
 
     # --- entry points ----------------------------------------------------------------------
@@ -301,7 +301,8 @@ class DungeonWorld(MoveDispatch):
     def _modifiers(
         self, call: _Call, *, assume_drop: bool = False
     ) -> tuple[str, dict[str, int], dict[str, Any]]:
-        """Every modifier of a move roll (L20, L46-L47, L155-L164, L263-L264).
+        """Every modifier of a move roll («Ход и кубик»; «Некоторые ходы»; «Тяжкая ноша»; «Усердно
+        заниматься»).
 
         Returns the mode (``"roll"``, ``"auto_fail"`` or ``"pending"`` while an overloaded
         character has not chosen), the named parts and the state after dropping weight.
@@ -348,7 +349,8 @@ class DungeonWorld(MoveDispatch):
         return "roll", parts, st
 
     def _roll(self, call: _Call) -> _Rolled | Outcome:
-        """Roll a move: modifiers, forward used up, preparation spent, XP on 6- (L24, L393)."""
+        """Roll a move: modifiers, forward used up, preparation spent, XP on 6- («Ход и кубик»;
+        «Повышение уровня»)."""
         status = call.state["status"]
         if status in CANT_ACT:
             raise _err("status", *CANT_ACT[status])
@@ -456,11 +458,11 @@ class DungeonWorld(MoveDispatch):
         cover: str = "none",
         stun: bool = False,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A PC takes damage: minus armor (L310, L320-L321), never below 0 HP (L310).
+        """A PC takes damage: minus armor («Урон»), never below 0 HP («Урон»).
 
-        Reaching 0 HP from real damage calls for Last Breath at once (L350), also for a
-        stabilized PC (L353); damage fully absorbed by armor calls for nothing (digest §8.13).
-        Stun costs a PC no HP; they Defy Danger against "you're stunned" (L332, §8.14).
+        Reaching 0 HP from real damage calls for Last Breath at once («Смерть»), also for a
+        stabilized PC («Смерть»); damage fully absorbed by armor calls for nothing (digest §8.13).
+        Stun costs a PC no HP; they Defy Danger against "you're stunned" («Оглушающий урон», §8.14).
         """
         st = copy.deepcopy(state)
         info: dict[str, Any] = {"damage": amount, "hp_before": st["hp"]}
@@ -482,7 +484,7 @@ class DungeonWorld(MoveDispatch):
     def _npc_takes(
         npc: dict[str, Any], amount: int, *, ignores_armor: bool = False, stun: bool = False
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A GM character takes damage minus its armor; stun takes no HP (L332)."""
+        """A GM character takes damage minus its armor; stun takes no HP («Оглушающий урон»)."""
         npc = copy.deepcopy(npc)
         final = 0 if stun else after_armor(amount, npc["armor"], ignores_armor=ignores_armor)
         npc["hp"] = max(0, npc["hp"] - final)
@@ -496,7 +498,8 @@ class DungeonWorld(MoveDispatch):
 
     @staticmethod
     def _class_damage(state: dict[str, Any], bonus: int, extra: str = "") -> str:
-        """ "Нанесите урон" (L45, L311): class die + weapon modifier + bonuses (+/-1к6 etc.)."""
+        """ "Нанесите урон" («Некоторые ходы»; «Урон»): class die + weapon modifier + bonuses
+        (+/-1к6 etc.)."""
         expr = "к" + state["damage_die"][1:]
         total_bonus = state["weapon_bonus"] + bonus
         if total_bonus:
@@ -534,8 +537,9 @@ class DungeonWorld(MoveDispatch):
     # --- the 21 moves ------------------------------------------------------------------------
 
     def _do_hack_and_slash(self, call: _Call) -> Outcome:
-        """Руби и кромсай (L9-L11, L55-L60): 10+ damage and avoid, or +1к6 and take the attack
-        (L49: "открыться для ответной атаки"); 7-9 damage and the enemy attacks you."""
+        """Руби и кромсай («Ходы»; «Руби и кромсай»): 10+ damage and avoid, or +1к6 and take the
+        attack («Некоторые ходы»: "открыться для ответной атаки"); 7-9 damage and the enemy attacks
+        you."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -562,7 +566,7 @@ class DungeonWorld(MoveDispatch):
         return self._continue(outcome, choices, state=state, details=details, flags=flags)
 
     def _do_volley(self, call: _Call) -> Outcome:
-        """Дать залп (L62-L71): 10+ damage; 7-9 damage and choose danger, -1к6 or ammo -1."""
+        """Дать залп («Дать залп»): 10+ damage; 7-9 damage and choose danger, -1к6 or ammo -1."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -593,7 +597,8 @@ class DungeonWorld(MoveDispatch):
         return self._continue(outcome, choices, state=state, details=details, flags=flags)
 
     def _do_defy_danger(self, call: _Call) -> Outcome:
-        """Спастись от угрозы (L73-L86): the stat follows how you deal with it (L77-L82)."""
+        """Спастись от угрозы («Спастись от угрозы»): the stat follows how you deal with it
+        («Спастись от угрозы»)."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -601,7 +606,8 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, r, state=r.state, flags=flags)
 
     def _do_defend(self, call: _Call) -> Outcome:
-        """Встать на защиту (L87-L97): hold 3 on 10+, 1 on 7-9, bound to Defend (L48).
+        """Встать на защиту («Встать на защиту»): hold 3 on 10+, 1 on 7-9, bound to Defend
+        («Некоторые ходы»).
 
         A new Defend replaces earlier Defend hold (digest §8.5: hold is kept while defending
         the same target and cleared for a new one)."""
@@ -624,15 +630,16 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, r, state=r.state, flags=flags)
 
     def _do_spout_lore(self, call: _Call) -> Outcome:
-        """Покопаться в памяти (L99-L104, L50)."""
+        """Покопаться в памяти («Покопаться в памяти»; «Некоторые ходы»)."""
         return self._simple(call)
 
     def _do_parley(self, call: _Call) -> Outcome:
-        """Договориться (L117-L124)."""
+        """Договориться («Договориться»)."""
         return self._simple(call)
 
     def _do_discern_realities(self, call: _Call) -> Outcome:
-        """Изучить обстановку (L105-L115): 3 questions on 10+, 1 on 7-9, +1 forward on acting.
+        """Изучить обстановку («Изучить обстановку»): 3 questions on 10+, 1 on 7-9, +1 forward on
+        acting.
 
         Repeating a question on 10+ is allowed (digest §8.21)."""
         r = self._roll(call)
@@ -656,7 +663,7 @@ class DungeonWorld(MoveDispatch):
         return self._continue(outcome, choices, state=state, details={"questions": choices})
 
     def _do_carouse(self, call: _Call) -> Outcome:
-        """Пирушка (L126-L140): spend 100 coins, +1 per extra 100; a miss still picks one."""
+        """Пирушка («Пирушка»): spend 100 coins, +1 per extra 100; a miss still picks one."""
         spent = call.params["coins_spent"]
         if spent > call.state["coins"]:
             raise _err("coins_spent", "Не хватает монет.", "Not enough coins.")
@@ -677,8 +684,8 @@ class DungeonWorld(MoveDispatch):
         return self._continue(outcome, choices, state=copy.deepcopy(outcome.state))
 
     def _do_last_breath(self, call: _Call) -> Outcome:
-        """Последний вздох (L142-L154, L350): plain 2d6, no bonuses; forward and preparation
-        are neither used nor consumed (digest §8.9); a miss still marks XP (§8.8)."""
+        """Последний вздох («Последний вздох»; «Смерть»): plain 2d6, no bonuses; forward and
+        preparation are neither used nor consumed (digest §8.9); a miss still marks XP (§8.8)."""
         st = call.state
         if st["status"] != "dying":
             raise _err(
@@ -705,7 +712,7 @@ class DungeonWorld(MoveDispatch):
         return self._continue(outcome, choices, state=state)
 
     def _do_encumbrance(self, call: _Call) -> Outcome:
-        """Тяжкая ноша (L155-L164): which tier applies now; the rolls apply it themselves."""
+        """Тяжкая ноша («Тяжкая ноша»): which tier applies now; the rolls apply it themselves."""
         tier = encumbrance_tier(call.state)
         penalty = {"none": 0, "burdened": -1, "overloaded": None}[tier]
         return self._outcome(
@@ -733,7 +740,7 @@ class DungeonWorld(MoveDispatch):
         return result
 
     def _do_make_camp(self, call: _Call) -> Outcome:
-        """Разбить лагерь (L165-L171): eat a ration; after sleep heal half HP, i.e.
+        """Разбить лагерь («Разбить лагерь»): eat a ration; after sleep heal half HP, i.e.
         floor(max HP / 2) capped at max (digest §8.2)."""
         st = call.state
         if st["status"] in ("dying", "dead"):
@@ -758,7 +765,7 @@ class DungeonWorld(MoveDispatch):
         )
 
     def _do_take_watch(self, call: _Call) -> Outcome:
-        """Нести дозор (L173-L181): on 10+ everyone in camp takes +1 forward."""
+        """Нести дозор («Нести дозор»): on 10+ everyone in camp takes +1 forward."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -771,7 +778,8 @@ class DungeonWorld(MoveDispatch):
         )
 
     def _do_aid_or_interfere(self, call: _Call) -> Outcome:
-        """Помочь или помешать (L183-L188): roll+bonds with them; +1 or -2 to their roll.
+        """Помочь или помешать («Помочь или помешать»): roll+bonds with them; +1 or -2 to their
+        roll.
 
         With no bonds the roll is at +0 unless the campaign requires a bond (digest §8.1)."""
         _, bonds = self._base(call)
@@ -801,8 +809,8 @@ class DungeonWorld(MoveDispatch):
         )
 
     def _do_perilous_journey(self, call: _Call) -> Outcome:
-        """Отправиться в опасное путешествие (L190-L204): each role held by a different hero
-        rolls +WIS; a 10+ helps by role (digest §8.20)."""
+        """Отправиться в опасное путешествие («Отправиться в опасное путешествие»): each role held
+        by a different hero rolls +WIS; a 10+ helps by role (digest §8.20)."""
         role = call.params["role"]
         if role in call.params["party_roles"]:
             raise _err(
@@ -823,7 +831,8 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, r, state=r.state, flags=flags)
 
     def _do_supply(self, call: _Call) -> Outcome:
-        """Пополнить припасы (L206-L214): market goods without a roll; unusual ones roll+CHA."""
+        """Пополнить припасы («Пополнить припасы»): market goods without a roll; unusual ones
+        roll+CHA."""
         st, price = call.state, call.params["price"]
         if price > st["coins"]:
             raise _err("price", "Не хватает монет.", "Not enough coins.")
@@ -839,8 +848,8 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, r, state=r.state, flags={"gm_lists_options": r.band == WEAK})
 
     def _do_recover(self, call: _Call) -> Outcome:
-        """Восстановить силы (L216-L222): a day heals all HP; a debility heals per 3 days, per
-        2 with a healer, repeated for longer rests (digest §8.26, a setting)."""
+        """Восстановить силы («Восстановить силы»): a day heals all HP; a debility heals per 3 days,
+        per 2 with a healer, repeated for longer rests (digest §8.26, a setting)."""
         st, p = call.state, call.params
         if st["status"] in ("dying", "dead"):
             raise _err("status", *CANT_ACT[st["status"]])
@@ -895,8 +904,8 @@ class DungeonWorld(MoveDispatch):
         return self._continue(outcome, choices, state=state, details={"cured": choices})
 
     def _do_recruit(self, call: _Call) -> Outcome:
-        """Найм (L224-L244): +1 per condition; turning candidates away on 7-9 or 6- gives -1
-        forward to the next Recruit (L243-L244), but not on 10+ (L233-L235)."""
+        """Найм («Найм»): +1 per condition; turning candidates away on 7-9 or 6- gives -1
+        forward to the next Recruit («Найм»), but not on 10+ («Найм»)."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -915,8 +924,8 @@ class DungeonWorld(MoveDispatch):
         return self._continue(outcome, choices, state=state)
 
     def _do_outstanding_warrants(self, call: _Call) -> Outcome:
-        """Неоплаченный долг (L246-L255): recognised on 7+ (digest §8.19); on 7-9 the GM also
-        picks a complication."""
+        """Неоплаченный долг («Неоплаченный долг»): recognised on 7+ (digest §8.19); on 7-9 the GM
+        also picks a complication."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -928,15 +937,16 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, r, state=r.state, flags=flags)
 
     def _do_bolster(self, call: _Call) -> Outcome:
-        """Усердно заниматься (L257-L264): preparation from days of study (digest §8.17)."""
+        """Усердно заниматься («Усердно заниматься»): preparation from days of study (digest
+        §8.17)."""
         points = bolster_points(call.params["days"])
         call.state["preparation"] += points
         text = Text(f"Очков подготовки: +{points}.", f"Preparation: +{points}.")
         return self._outcome(call, None, state=call.state, text=text, details={"gained": points})
 
     def _do_level_up(self, call: _Call) -> Outcome:
-        """Повысить уровень (L266-L278): XP >= level+7; past level 10 choose retire,
-        apprentice or change class instead (L405-L410)."""
+        """Повысить уровень («Повысить уровень»): XP >= level+7; past level 10 choose retire,
+        apprentice or change class instead («После десятого уровня»)."""
         st, p = call.state, call.params
         need = st["level"] + 7
         if st["career"] != "active":
@@ -970,7 +980,8 @@ class DungeonWorld(MoveDispatch):
         st["level"] += 1
         st["stats"][stat] += 1
         if stat == "con" and call.settings["hp_from_con"]:
-            # L277: a CON change may change max and current HP ([published] base + CON).
+            # «Повысить уровень»: a CON change may change max and current HP ([published] base +
+            # CON).
             st["max_hp"] += 1
             st["hp"] += 1
         if p["new_spell"]:
@@ -998,7 +1009,7 @@ class DungeonWorld(MoveDispatch):
         )
 
     def _do_end_of_session(self, call: _Call) -> Outcome:
-        """Конец сессии (L280-L294): +1 for a resolved bond the other player agrees to, +1 for
+        """Конец сессии («Конец сессии»): +1 for a resolved bond the other player agrees to, +1 for
         alignment, and everyone +1 per "yes" (``details["party_xp"]``)."""
         st, p = call.state, call.params
         gained = 0
@@ -1027,8 +1038,10 @@ class DungeonWorld(MoveDispatch):
     # --- sheet actions -------------------------------------------------------------------------
 
     def _do_take_damage(self, call: _Call) -> Outcome:
-        """Получить урон (L310, L320-L332): one number, one expression, or several attackers
-        (L327: roll the biggest die once per attacker and keep the highest)."""
+        """Получить урон («Урон»; «Одновременный урон от нескольких противников»; «Оглушающий
+        урон»): one number, one expression, or several attackers
+        («Одновременный урон от нескольких противников»: roll the biggest die once per attacker and
+        keep the highest)."""
         p = call.params
         sources = [
             p["amount"] is not None,
@@ -1047,7 +1060,7 @@ class DungeonWorld(MoveDispatch):
         if p["amount"] is not None:
             amount = p["amount"]
         elif p["attacker"] is not None:
-            # Monsters roll the damage in their description (L312).
+            # Monsters roll the damage in their description («Урон»).
             roll = roll_damage(p["attacker"]["damage"], call.dice)
             amount, details["roll"] = roll.total, roll.as_dict()
             ignores = ignores or p["attacker"]["ignores_armor"]
@@ -1088,7 +1101,8 @@ class DungeonWorld(MoveDispatch):
         )
 
     def _do_deal_damage(self, call: _Call) -> Outcome:
-        """Нанести урон (L45, L311, L334-L340): a stated amount replaces the roll."""
+        """Нанести урон («Некоторые ходы»; «Урон»; «Увеличение и уменьшение урона»; «Больший и
+        меньший»): a stated amount replaces the roll."""
         p = call.params
         details: dict[str, Any] = {}
         if p["amount"] is not None:
@@ -1109,7 +1123,7 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, None, state=call.state, text=text, details=details, flags=flags)
 
     def _do_npc_take_damage(self, call: _Call) -> Outcome:
-        """A GM character takes damage (L310, L312); stun costs it no HP (L332)."""
+        """A GM character takes damage («Урон»); stun costs it no HP («Оглушающий урон»)."""
         p = call.params
         if (p["amount"] is None) == (not p["damage"]):
             raise _err(
@@ -1133,7 +1147,8 @@ class DungeonWorld(MoveDispatch):
         )
 
     def _do_spend_hold(self, call: _Call) -> Outcome:
-        """Spend hold 1:1 on the options of the move that gave it, and nothing else (L48)."""
+        """Spend hold 1:1 on the options of the move that gave it, and nothing else («Некоторые
+        ходы»)."""
         st, p = call.state, call.params
         spec = MOVES_BY_KEY[p["for_move"]]
         entry = next(
@@ -1156,7 +1171,7 @@ class DungeonWorld(MoveDispatch):
         elif option.key == "open_attacker":
             details["ally_forward"] = 1
         elif option.key == "level_damage":
-            details["amount"] = st["level"]  # fixed damage (L311), armor applies (digest §8.4)
+            details["amount"] = st["level"]  # fixed damage («Урон»), armor applies (digest §8.4)
             if p["attacker"] is not None:
                 npc, info = self._npc_takes(p["attacker"], st["level"])
                 details["target"], details["dealt"] = npc, info["final"]
@@ -1174,7 +1189,8 @@ class DungeonWorld(MoveDispatch):
         return max(0, half(damage) - armor)
 
     def _do_heal(self, call: _Call) -> Outcome:
-        """Healing never exceeds max HP (L347); medical help wakes a stabilized PC (L353)."""
+        """Healing never exceeds max HP («Лечение»); medical help wakes a stabilized PC
+        («Смерть»)."""
         st, p = call.state, call.params
         if st["status"] in ("dying", "dead"):
             raise _err("status", *CANT_ACT[st["status"]])
@@ -1189,7 +1205,8 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, None, state=st, text=text, details={"healed": healed})
 
     def _do_add_forward(self, call: _Call) -> Outcome:
-        """+N на следующий ход (L46): used by the next roll of any move, or of its move."""
+        """+N на следующий ход («Некоторые ходы»): used by the next roll of any move, or of its
+        move."""
         p = call.params
         call.state["forward"].append(
             {"value": p["value"], "move": p["for_move"], "note": p["note"]}
@@ -1197,7 +1214,8 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, None, state=call.state)
 
     def _do_add_ongoing(self, call: _Call) -> Outcome:
-        """+N на все ходы (L47): kept until its end condition, which is fiction (§8.11)."""
+        """+N на все ходы («Некоторые ходы»): kept until its end condition, which is fiction
+        (§8.11)."""
         p = call.params
         call.state["ongoing"].append(
             {"value": p["value"], "move": p["for_move"], "note": p["note"]}
@@ -1212,7 +1230,7 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, None, state=call.state)
 
     def _do_take_debility(self, call: _Call) -> Outcome:
-        """Травмы (L362-L372): -1 to a stat's modifier, score and HP unchanged; no stacking."""
+        """Травмы («Травмы»): -1 to a stat's modifier, score and HP unchanged; no stacking."""
         key = call.params["debility"]
         already = call.state["debilities"][key]
         call.state["debilities"][key] = True
@@ -1230,7 +1248,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_change_stat(self, call: _Call) -> Outcome:
         """A lasting CON change moves max and current HP with it; a temporary one does not
-        (L306), and neither does a debility (L371)."""
+        («ОЗ (очки здоровья)»), and neither does a debility («Травмы»)."""
         st, p = call.state, call.params
         delta = p["score"] - st["stats"][p["stat"]]
         st["stats"][p["stat"]] = p["score"]
@@ -1240,8 +1258,9 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, None, state=st, details={"delta": delta})
 
     def _do_multiclass(self, call: _Call) -> Outcome:
-        """Мультиклассовые ходы (L396-L399): the move's level must be below the character's
-        (the L399 example; L397 says "or lower" — a setting, digest §8.16)."""
+        """Мультиклассовые ходы («Мультиклассовые ходы»): the move's level must be below the
+        character's (the «Мультиклассовые ходы» example; «Мультиклассовые ходы» says "or lower" — a
+        setting, digest §8.16)."""
         st, p = call.state, call.params
         strict = call.settings["multiclass_strictly_lower"]
         if p["move_level"] > st["level"] or (strict and p["move_level"] >= st["level"]):

@@ -1,7 +1,7 @@
-"""Dungeon World sheet, NPC stat block and campaign settings as field specs (seed 000).
+"""Dungeon World sheet, NPC stat block and campaign settings as field specs.
 
 These specs are the single source for the sheet form, the NPC form, the settings form and
-their validation. Numbers the seed leaves out (the stat table, HP formula) are [published]
+their validation. Numbers the rulebook leaves out (the stat table, HP formula) are [published]
 defaults that a campaign changes through ``SETTINGS`` (digest §2, §8.25).
 """
 
@@ -21,7 +21,7 @@ from systems.core.schema import (
 )
 from systems.dungeon_world.damage import check_expression
 
-# The 21 moves of the seed's "Основные ходы персонажей" (L53) in seed order.
+# The 21 moves of «Основные ходы персонажей», in the rulebook's order.
 MOVE_NAMES: dict[str, tuple[str, str]] = {
     "hack_and_slash": ("Руби и кромсай", "Hack and Slash"),
     "volley": ("Дать залп", "Volley"),
@@ -56,7 +56,7 @@ STATS: tuple[Choice, ...] = (
 )
 STAT_KEYS: tuple[str, ...] = tuple(c.key for c in STATS)
 
-# Debility -> the stat whose modifier it lowers by 1 (L365-L371).
+# Debility -> the stat whose modifier it lowers by 1 («Травмы»).
 DEBILITIES: tuple[Choice, ...] = (
     Choice("weak", "Ослаблен (СИЛ)", "Weak (STR)"),
     Choice("shaky", "Шатается (ЛОВ)", "Shaky (DEX)"),
@@ -82,7 +82,8 @@ ALIGNMENTS: tuple[Choice, ...] = (
     Choice("evil", "Злое", "Evil"),
 )
 
-# Alignment moves per alignment (L460-L495), keyed for the sheet's alignment_move field.
+# Alignment moves per alignment («Изменение мировоззрения»), keyed for the sheet's alignment_move
+# field.
 ALIGNMENT_MOVES: dict[str, tuple[Choice, ...]] = {
     "lawful": (
         Choice(
@@ -418,7 +419,8 @@ def stat_modifier(score: int, table: list[int] | tuple[int, ...]) -> int:
 
 
 def effective_modifier(state: dict[str, Any], stat: str, settings: dict[str, Any]) -> int:
-    """Table modifier minus 1 for the matching debility (L371); debilities never stack (L372)."""
+    """Table modifier minus 1 for the matching debility («Травмы»); debilities never stack
+    («Травмы»)."""
     mod = stat_modifier(state["stats"][stat], settings["stat_modifiers"])
     for debility, target in DEBILITY_STAT.items():
         if target == stat and state["debilities"].get(debility):

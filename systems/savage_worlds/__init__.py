@@ -1,4 +1,4 @@
-"""Savage Worlds, "Дневник авантюриста" (seed 004): ``RULESET`` is what
+"""Savage Worlds, "Дневник авантюриста": ``RULESET`` is what
 ``systems.get_ruleset("savage_worlds")`` returns."""
 
 from systems.savage_worlds.ruleset import RULESET, SavageWorlds

@@ -1,8 +1,9 @@
-"""Фишки (bennies) for players and the GM (seed 004 L73-L95, digest §3.5-§3.6).
+"""Фишки (bennies) for players and the GM («Фишки»; «Фишки ведущего», digest §3.5-§3.6).
 
-Where bennies live (digest §7.12): a player's on the PC's sheet (3 at each session start, L77);
-a GM wild card's own 2 on its sheet (L95); the GM's pool, one per player character (L93), on the
-table state. All unused bennies are lost at session end (L95).
+Where bennies live (digest §7.12): a player's on the PC's sheet (3 at each session start, «Фишки»);
+a GM wild card's own 2 on its sheet («Фишки ведущего»); the GM's pool, one per player character
+(«Фишки ведущего»), on the table state. All unused bennies are lost at session end («Фишки
+ведущего»).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any
 
 from systems.savage_worlds.sheet import EDGE_NAMES
 
-PLAYER_BENNIES = 3  # L77: "Каждый игрок начинает сессию с тремя фишками"
-GM_WILD_CARD_BENNIES = 2  # L95: "получает две фишки на сессию"
-POOL_PER_PC = 1  # L93: "по одной фишке за каждого персонажа игрока"
+PLAYER_BENNIES = 3  # «Фишки»: "Каждый игрок начинает сессию с тремя фишками"
+GM_WILD_CARD_BENNIES = 2  # «Фишки ведущего»: "получает две фишки на сессию"
+POOL_PER_PC = 1  # «Фишки ведущего»: "по одной фишке за каждого персонажа игрока"
 
 
 def has_rule(state: dict[str, Any], rule: str) -> bool:
@@ -27,22 +28,23 @@ def has_rule(state: dict[str, Any], rule: str) -> bool:
 
 
 def session_bennies(state: dict[str, Any]) -> int:
-    """What a sheet starts a session with: 3 for a PC (L77), 2 for a GM wild card (L95), none
-    for an extra (the GM's pool covers them, L93)."""
+    """What a sheet starts a session with: 3 for a PC («Фишки»), 2 for a GM wild card («Фишки
+    ведущего»), none for an extra (the GM's pool covers them, «Фишки ведущего»)."""
     if state["role"] == "pc":
         return PLAYER_BENNIES
     return GM_WILD_CARD_BENNIES if state["wild_card"] else 0
 
 
 def pool_for(sheets: list[dict[str, Any]]) -> int:
-    """The GM's pool at session start: one benny per player character (L93)."""
+    """The GM's pool at session start: one benny per player character («Фишки ведущего»)."""
     return POOL_PER_PC * sum(1 for s in sheets if s["role"] == "pc")
 
 
 def start_session(
     table: dict[str, Any], sheets: list[dict[str, Any]]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A new session: leftovers are already gone (L95); players 3, GM wild cards 2, pool #PCs."""
+    """A new session: leftovers are already gone («Фишки ведущего»); players 3, GM wild cards 2,
+    pool #PCs."""
     new_table = copy.deepcopy(table)
     new_table["pool"] = pool_for(sheets)
     new_sheets = []
@@ -56,7 +58,8 @@ def start_session(
 def end_session(
     table: dict[str, Any], sheets: list[dict[str, Any]]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """L95: "в конце сессии неиспользованные фишки «сгорают»" — for players and the GM alike."""
+    """«Фишки ведущего»: "в конце сессии неиспользованные фишки «сгорают»" — for players and the GM
+    alike."""
     new_table = copy.deepcopy(table)
     new_table["pool"] = 0
     new_sheets = []
@@ -67,7 +70,7 @@ def end_session(
     return new_table, new_sheets
 
 
-# What a benny may be spent on (L81-L89) and which of these the rules refuse.
+# What a benny may be spent on («Фишки») and which of these the rules refuse.
 PURPOSES: tuple[tuple[str, str, str], ...] = (
     ("trait_reroll", "Переброс проверки параметра", "Re-roll a trait check"),
     ("damage_reroll", "Переброс проверки урона", "Re-roll a damage roll"),
@@ -81,7 +84,7 @@ PURPOSES: tuple[tuple[str, str, str], ...] = (
 def refusal(
     purpose: str, state: dict[str, Any], *, damage_bennies: str = "no_mercy"
 ) -> tuple[str, str] | None:
-    """Why a benny cannot go to ``purpose`` (ru, en), or ``None`` when it can (L87-L89)."""
+    """Why a benny cannot go to ``purpose`` (ru, en), or ``None`` when it can («Фишки»)."""
     if purpose == "table_result":
         return (
             "Фишки не влияют на эффекты из таблиц.",

@@ -1,9 +1,9 @@
 """Combat numbers and damage as pure functions.
 
-[published edition] Everything here except the aces on damage rolls (L33), the soak roll's
-existence and cost (L89) and "wild cards can take several wounds" (L19) comes from the
-published game the seed belongs to (Savage Worlds Deluxe / Explorer's; digest §4). Differences
-between editions are campaign settings (``sheet.SETTINGS``).
+[published edition] Everything here except the aces on damage rolls («Взрывной бросок»), the soak
+roll's existence and cost («Фишки») and "wild cards can take several wounds" («Дикие карты и
+статисты») comes from the published game the rulebook belongs to (Savage Worlds Deluxe / Explorer's;
+digest §4). Differences between editions are campaign settings (``sheet.SETTINGS``).
 
 Sheet derived values [published edition]: Parry = 2 + half Fighting (2 without it), Toughness
 = 2 + half Vigor + armor, Pace 6, Charisma 0, each plus the edges' and hindrances' modifiers.
@@ -176,8 +176,9 @@ def check_damage(text: str) -> dict[str, str] | None:
 def roll_damage(
     dice: Dice, expr: DamageExpr, *, raise_die: bool = False, modifier: int = 0
 ) -> dict[str, Any]:
-    """Проверка урона (L33, L87): every die aces on its own, no wild die (digest §7.2); a raise
-    on the attack adds +1d6 [published edition]; the joker's +2 is part of ``modifier``."""
+    """Проверка урона («Взрывной бросок»; «Фишки»): every die aces on its own, no wild die (digest
+    §7.2); a raise on the attack adds +1d6 [published edition]; the joker's +2 is part of
+    ``modifier``."""
     sides = list(expr.dice) + ([RAISE_DAMAGE_DIE] if raise_die else [])
     rolls: list[Explosion] = [roll_exploding(dice, s) for s in sides]
     total = sum(r.total for r in rolls) + expr.constant + modifier
@@ -295,7 +296,7 @@ def incapacitation_result(band: str, total: int, rule: str) -> dict[str, Any]:
     until the wounds heal; raise: injury for 24 hours. Explorer's: raise: only stunned (Shaken,
     not incapacitated); success: unconscious; failure: Bleeding Out; critical failure: dead.
     SWADE: as Deluxe, but death on a critical failure. Injuries come from the Injury Table
-    (2d6, not in the seed; bennies do not change table results, L87).
+    (2d6, not in the rulebook; bennies do not change table results, «Фишки»).
     """
     if rule == "explorer":
         if band == "critical_failure":

@@ -1,12 +1,12 @@
 """Таблица травм (the Injury Table) as pure functions.
 
-[published edition] Not in the seed (digest §4, §6): Savage Worlds Deluxe p. 78, the edition
+[published edition] Not in the rulebook (digest §4, §6): Savage Worlds Deluxe p. 78, the edition
 of «Дневник авантюриста». A wild card rolls on it when the Vigor roll for incapacitation says
 so (``combat.incapacitation_result``): the injury is permanent on a failure, lasts until the
 wounds heal on a success, 24 hours (or until the wounds heal) on a raise, and, under the
 Explorer's setting, until the fight ends when the hero is only stunned. A called shot at a
 body part uses that location instead of the 2d6 (the same page). Bennies never change a table
-result (L87), so nothing here offers a re-roll.
+result («Фишки»), so nothing here offers a re-roll.
 
 Rolling order, which ``ScriptedDice`` scripts follow: 2d6 for the location (no aces: a table
 roll is not a trait or damage roll), then 1d6 for the guts and the head.

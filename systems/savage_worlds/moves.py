@@ -1,8 +1,8 @@
 """Savage Worlds moves and actions as data: names, triggers, parameters, results, options.
 
 ``describe()`` is built from these specs and ``resolve`` validates parameters with the same
-specs (DESIGN.md). ``seed`` names the seed lines, or says "published edition" for the combat
-rules the seed's chapter leaves out (digest §4).
+specs (DESIGN.md). ``source`` cites the rulebook's headings, or says "published edition" for
+the combat rules the rulebook's chapter leaves out (digest §4).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from systems.savage_worlds.injuries import DURATIONS, INJURY_CHOICES, LOCATIONS
 from systems.savage_worlds.sheet import PARTICIPANT, SHEET
 from systems.savage_worlds.traits import CRITICAL_FAILURE, FAILURE, RAISE, SUCCESS
 
-PUBLISHED = "published edition (Savage Worlds Deluxe / Explorer's; not in the seed)"
+PUBLISHED = "published edition (Savage Worlds Deluxe / Explorer's; not in the rulebook)"
 
 
 def _t(ru: str, en: str) -> Text:
@@ -146,7 +146,10 @@ MOVES: tuple[MoveSpec, ...] = (
             "Персонаж применяет характеристику или навык.",
             "A character uses an attribute or a skill.",
         ),
-        seed="L23-L41, L61-L67, L73-L87",
+        source=(
+            "«Проверки параметров»; «Взрывной бросок»; «Подъёмы»; «Неумелые попытки»; "
+            "«Дикий кубик»; «Фишки»"
+        ),
         roll="trait",
         params=_params(
             _roll_params(),
@@ -168,7 +171,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Сложность зависит от противодействия оппонента.",
             "The difficulty is an opponent's resistance.",
         ),
-        seed="L43-L49",
+        source="«Встречные проверки»",
         roll="trait",
         params=_params(
             _roll_params(),
@@ -202,7 +205,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Несколько персонажей работают вместе, и ведущий это допускает.",
             "Several characters work together and the GM allows it.",
         ),
-        seed="L51-L55",
+        source="«Совместные проверки»",
         roll="trait",
         params=_params(
             _roll_params(),
@@ -238,7 +241,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Проверка параметра для группы статистов вне боя.",
             "A trait check for a group of extras outside combat.",
         ),
-        seed="L57-L59",
+        source="«Групповые проверки»",
         roll="trait",
         params=_params(
             _roll_params(),
@@ -260,7 +263,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Драка против Защиты цели, стрельба и метание против 4.",
             "Fighting against the target's Parry, Shooting/Throwing against 4.",
         ),
-        seed=PUBLISHED + "; aces on damage L33; bennies on damage L87",
+        source=PUBLISHED + "; aces on damage «Взрывной бросок»; bennies on damage «Фишки»",
         roll="trait",
         params=_params(
             _roll_params(),
@@ -308,7 +311,7 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Проверка урона",
         en="Damage roll",
         trigger=_t("Бросок урона: все кубики взрываются.", "Roll damage: every die aces."),
-        seed="L33, L87; " + PUBLISHED,
+        source="«Взрывной бросок»; «Фишки»; " + PUBLISHED,
         roll="damage",
         params=_params(
             damage=StrField(
@@ -328,7 +331,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Урон против Стойкости: шок и ранения; можно сделать проверку на прочность.",
             "Damage against Toughness: Shaken and wounds; a soak roll may follow.",
         ),
-        seed="L19, L89; " + PUBLISHED,
+        source="«Дикие карты и статисты»; «Фишки»; " + PUBLISHED,
         params=_params(
             damage=IntField(ru="Урон", en="Damage", required=True, min=-99, max=999),
             ap=IntField(ru="Бронебойность", en="Armor piercing", default=0, min=0, max=50),
@@ -350,7 +353,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "В начале своего действия персонаж в шоке проверяет Характер.",
             "A Shaken character rolls Spirit at the start of its action.",
         ),
-        seed=PUBLISHED,
+        source=PUBLISHED,
         roll="spirit",
         params=_params(
             modifier=IntField(ru="Модификатор", en="Modifier", default=0, min=-20, max=20),
@@ -368,7 +371,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Дикая карта выведена из строя: немедленная проверка Выносливости.",
             "A wild card is incapacitated: an immediate Vigor roll.",
         ),
-        seed=PUBLISHED + "; Injury Table: Savage Worlds Deluxe p. 78",
+        source=PUBLISHED + "; Injury Table: Savage Worlds Deluxe p. 78",
         roll="vigor",
         params=_params(
             modifier=IntField(ru="Модификатор", en="Modifier", default=0, min=-20, max=20),
@@ -388,7 +391,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "A wild card is injured: 2d6 on the table, and a d6 for the guts and the head. "
             "The incapacitation roll rolls it by itself.",
         ),
-        seed=PUBLISHED + "; Savage Worlds Deluxe p. 78; no bennies on table results",
+        source=PUBLISHED + "; Savage Worlds Deluxe p. 78; no bennies on table results",
         roll="injury",
         params=_params(
             location=LOCATION_PARAM,
@@ -406,7 +409,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Раны зажили, прошли сутки или кончился бой: временная травма проходит.",
             "The wounds healed, a day passed or the fight ended: a temporary injury goes away.",
         ),
-        seed=PUBLISHED,
+        source=PUBLISHED,
         kind="action",
         params=_params(
             number=IntField(
@@ -431,7 +434,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "В начале каждого раунда — проверка Выносливости.",
             "A Vigor roll at the start of each round.",
         ),
-        seed=PUBLISHED,
+        source=PUBLISHED,
         roll="vigor",
         params=_params(
             modifier=IntField(ru="Модификатор", en="Modifier", default=0, min=-20, max=20),
@@ -448,7 +451,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Фишка на переброс проверки параметра, прочность или выход из шока.",
             "A benny to re-roll a trait check, soak, or shake off Shaken.",
         ),
-        seed="L81-L89, L93-L95",
+        source="«Фишки»; «Фишки ведущего»",
         kind="action",
         params=_params(
             purpose=ChoiceField(
@@ -477,7 +480,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ведущий награждает за стиль, находчивость, остроумие.",
             "The GM rewards style, ingenuity, wit.",
         ),
-        seed="L79",
+        source="«Фишки»",
         kind="action",
         params=_params(amount=IntField(ru="Сколько", en="How many", default=1, min=1, max=10)),
     ),
@@ -489,7 +492,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Передать свою фишку другому персонажу.",
             "Hand one's own benny to another character.",
         ),
-        seed="L95; Common Bond: " + PUBLISHED,
+        source="«Фишки ведущего»; Common Bond: " + PUBLISHED,
         kind="action",
         params=_params(recipient=_sheet_param("Кому", "To whom")),
     ),
@@ -501,7 +504,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Игрокам по 3 фишки, ведущему — по одной за персонажа игрока, его дикие карты — по 2.",
             "Players get 3 bennies, the GM one per player character, GM wild cards 2 each.",
         ),
-        seed="L77, L93-L95",
+        source="«Фишки»; «Фишки ведущего»",
         kind="action",
         subject="table",
         params=_params(
@@ -518,7 +521,7 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Конец сессии",
         en="End of session",
         trigger=_t("Неиспользованные фишки сгорают.", "Unused bennies are lost."),
-        seed="L95",
+        source="«Фишки ведущего»",
         kind="action",
         subject="table",
         params=_params(
@@ -535,7 +538,7 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Начало боя",
         en="Start of combat",
         trigger=_t("Тасуем колоду действий.", "Shuffle the action deck."),
-        seed=PUBLISHED,
+        source=PUBLISHED,
         kind="action",
         subject="table",
     ),
@@ -547,7 +550,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Каждой дикой карте и каждой группе статистов по карте.",
             "A card to each wild card and each group of extras.",
         ),
-        seed=PUBLISHED,
+        source=PUBLISHED,
         kind="action",
         subject="table",
         params=_params(
@@ -565,7 +568,7 @@ MOVES: tuple[MoveSpec, ...] = (
         ru="Конец боя",
         en="End of combat",
         trigger=_t("Карты в сброс.", "Cards to the discards."),
-        seed=PUBLISHED,
+        source=PUBLISHED,
         kind="action",
         subject="table",
     ),

@@ -1,15 +1,16 @@
 """Exact odds of a trait check before it is rolled (DESIGN.md: odds for every band).
 
-An exploding die (L33) with ``s`` sides ends on ``k*s + r`` (``k`` aces, last face ``r < s``)
-with chance ``s**-(k+1)``, so ``P(X >= t)`` has a closed form: write ``t - 1 = k*s + r0``
+An exploding die («Взрывной бросок») with ``s`` sides ends on ``k*s + r`` (``k`` aces, last face ``r
+< s``) with chance ``s**-(k+1)``, so ``P(X >= t)`` has a closed form: write ``t - 1 = k*s + r0``
 with ``0 <= r0 < s``; then ``P(X >= t) = s**-k * (s - r0) / s``. The roller caps aces at
 ``MAX_EXPLOSIONS`` (the last roll is final even on its top face); the same formula holds under
 the cap up to the largest possible total and is 0 beyond it, so these odds match what the
 roller really does, exactly.
 
-A wild card keeps the better of the trait die and the wild die (L21, L63):
-``P(max >= t) = 1 - P(T < t) * P(W < t)``. A critical failure (L67) is a first face of 1 on
-both, i.e. ``T == 1 and W == 1``, with chance ``1 / (6 s)``.
+A wild card keeps the better of the trait die and the wild die («Дикие карты и статисты»; «Дикий
+кубик»):
+``P(max >= t) = 1 - P(T < t) * P(W < t)``. A critical failure («Дикий кубик») is a first face of 1
+on both, i.e. ``T == 1 and W == 1``, with chance ``1 / (6 s)``.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def p_natural_at_least(sides: int, target: int, *, wild: bool) -> Fraction:
 
 
 def p_critical(sides: int, *, wild: bool, crit_possible: bool = True) -> Fraction:
-    """L67: both dice show 1 first; impossible for an extra rolling one die (digest §7.4)."""
+    """«Дикий кубик»: both dice show 1 first; impossible for an extra rolling one die (digest
+    §7.4)."""
     if not wild or not crit_possible:
         return Fraction(0)
     return Fraction(1, sides * WILD_DIE)

@@ -1,4 +1,4 @@
-"""Savage Worlds rules (seed ``004_*_savage_worlds.txt``, digest ``rules/savage_worlds.md``).
+"""Savage Worlds rules (rulebook: «Дневник авантюриста», глава третья «Правила игры»).
 
 ``resolve(move, state, dice=..., settings=..., choices=..., **params)``:
 
@@ -10,13 +10,13 @@
   the list answers successive steps: ``["reroll", "reroll", "keep"]``;
 * the rest are the move's parameters as ``describe()`` lists them.
 
-Benny re-rolls (L81-L85) are pending choices: after a trait check the roller may ``keep``,
+Benny re-rolls («Фишки») are pending choices: after a trait check the roller may ``keep``,
 ``reroll`` (own benny) or ``reroll_pool`` (a GM character, with a benny from the GM's pool,
-L93) as long as bennies remain, and the best attempt is kept. The choice is offered only when
-the roller can pay; otherwise the move finishes at once. ``apply_choice`` continues it.
+«Фишки ведущего») as long as bennies remain, and the best attempt is kept. The choice is offered
+only when the roller can pay; otherwise the move finishes at once. ``apply_choice`` continues it.
 
 Combat (attacks, damage, Shaken, wounds, soak, incapacitation, the action deck) is not in the
-seed's chapter: it is marked [published edition] and follows Savage Worlds Deluxe, with the
+rulebook's chapter: it is marked [published edition] and follows Savage Worlds Deluxe, with the
 known edition differences behind settings.
 """
 
@@ -89,8 +89,6 @@ from systems.savage_worlds.traits import (
     parse_die,
     roll_trait,
 )
-
-SEED = "shared/seeds/004_64bfbd4c16dc2c9a_savage_worlds.txt"
 
 BAND_TEXT: dict[str, tuple[str, str]] = {
     CRITICAL_FAILURE: ("критический провал", "critical failure"),
@@ -168,7 +166,7 @@ def _text(ru: str, en: str) -> Text:
 
 
 class SavageWorlds(Ruleset):
-    """Trait checks, opposed, cooperative and group checks, bennies (seed), and combat
+    """Trait checks, opposed, cooperative and group checks, bennies (rulebook), and combat
     [published edition]."""
 
     key = "savage_worlds"
@@ -183,7 +181,7 @@ class SavageWorlds(Ruleset):
         return {
             **describe_head(self),
             "edition": {
-                "seed": "Дневник авантюриста (Savage Worlds Deluxe / Explorer's, pre-SWADE)",
+                "source": "Дневник авантюриста (Savage Worlds Deluxe / Explorer's, pre-SWADE)",
                 "published": PUBLISHED,
                 "published_rules": list(PUBLISHED_RULES),
             },
@@ -228,21 +226,22 @@ class SavageWorlds(Ruleset):
         return self.validate_state(SHEET.default_value())
 
     def default_npc(self) -> dict[str, Any]:
-        """A GM character starts as an extra (статист, L7): no wild die, no bennies of its own;
-        the referee marks the villains and named allies wild cards."""
+        """A GM character starts as an extra (статист, «Дикие карты и статисты»): no wild die, no
+        bennies of its own; the referee marks the villains and named allies wild cards."""
         state = SHEET.default_value()
         state.update(role="npc", wild_card=False)
         return self.validate_state(state)
 
     def validate_pc(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Clean a player's character sheet: always the player's (and so a wild card, L7)."""
+        """Clean a player's character sheet: always the player's (and so a wild card, «Дикие карты и
+        статисты»)."""
         if isinstance(state, dict):
             state = {**state, "role": "pc"}
         return self.validate_state(state)
 
     def validate_npc(self, state: dict[str, Any]) -> dict[str, Any]:
         """Clean a GM character's sheet: the record's kind decides the role, so a sheet copied
-        from a player character's template still counts as the GM's (L93, L95)."""
+        from a player character's template still counts as the GM's («Фишки ведущего»)."""
         if isinstance(state, dict):
             state = {**state, "role": "npc"}
         return self.validate_state(state)
@@ -253,7 +252,8 @@ class SavageWorlds(Ruleset):
         return self.validate_table(table)
 
     def validate_state(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Clean a sheet: a PC is always a wild card (L7); skill names must not repeat."""
+        """Clean a sheet: a PC is always a wild card («Дикие карты и статисты»); skill names must
+        not repeat."""
         clean = validate(SHEET, state)
         if clean["role"] == "pc" and not clean["wild_card"]:
             raise _err(
@@ -262,8 +262,8 @@ class SavageWorlds(Ruleset):
                 "A player character is always a wild card.",
             )
         if not clean["wild_card"]:
-            # An extra keeps no bennies (L93: the GM's pool pays for it); a wild card demoted
-            # to an extra loses the ones it held.
+            # An extra keeps no bennies («Фишки ведущего»: the GM's pool pays for it); a wild card
+            # demoted to an extra loses the ones it held.
             clean["bennies"] = 0
         seen: set[str] = set()
         for i, skill in enumerate(clean["skills"]):
@@ -294,7 +294,7 @@ class SavageWorlds(Ruleset):
         return derived(self.validate_state(state), wounds_reduce_pace=s["wounds_reduce_pace"])
 
     def display_name(self, state: dict[str, Any], settings: dict[str, Any] | None = None) -> str:
-        """A wild card's name carries the setting's glyph in front (L9-L13)."""
+        """A wild card's name carries the setting's glyph in front («Дикие карты и статисты»)."""
         s = self.clean_settings(settings)
         st = self.validate_state(state)
         return (s["wild_card_glyph"] + st["name"]) if st["wild_card"] else st["name"]
@@ -400,7 +400,7 @@ class SavageWorlds(Ruleset):
 
     def _resolve_trait(self, state: dict[str, Any], trait: str, die: str) -> dict[str, Any]:
         """Which die a trait rolls: an attribute, a skill on the sheet, or an unskilled d4-2
-        (L41). ``die`` overrides the sheet's die (quick NPC rolls, "Strength d6")."""
+        («Неумелые попытки»). ``die`` overrides the sheet's die (quick NPC rolls, "Strength d6")."""
         name = trait.strip()
         folded = name.casefold()
         if not name and not die:
@@ -459,7 +459,8 @@ class SavageWorlds(Ruleset):
         crit_possible: bool = True,
         wild: bool | None = None,
     ) -> dict[str, Any]:
-        """A trait roll's recipe: die, wild die, TN and named modifier parts (L27-L41)."""
+        """A trait roll's recipe: die, wild die, TN and named modifier parts («Проверки параметров»;
+        «Взрывной бросок»; «Подъёмы»; «Неумелые попытки»)."""
         t = self._resolve_trait(state, trait, die)
         parts = {
             "difficulty": DIFFICULTIES[difficulty],
@@ -507,7 +508,7 @@ class SavageWorlds(Ruleset):
             crit_possible=spec["crit_possible"],
         )
 
-    # --- the re-roll flow (L81-L85) ----------------------------------------------------------
+    # --- the re-roll flow («Фишки») ----------------------------------------------------------
 
     def _flow(
         self,
@@ -542,8 +543,8 @@ class SavageWorlds(Ruleset):
 
     def _reroll_options(self, flow: dict[str, Any]) -> list[str]:
         """Who can pay for another roll: the roller's own bennies, or the GM's pool for a GM
-        character (L93). Damage only with No Mercy (L87); SWADE forbids re-rolling a critical
-        failure (digest §7.5)."""
+        character («Фишки ведущего»). Damage only with No Mercy («Фишки»); SWADE forbids re-rolling
+        a critical failure (digest §7.5)."""
         sheet = self._roller(flow)
         settings = flow["settings"]
         last = flow["attempts"][-1]
@@ -671,7 +672,7 @@ class SavageWorlds(Ruleset):
             details={"raises": raises, "tn": best["tn"]},
         )
 
-    # --- seed moves --------------------------------------------------------------------------
+    # --- rulebook moves --------------------------------------------------------------------------
 
     def _single_spec(self, call: _Call) -> dict[str, Any]:
         """The one trait roll of a simple move (shared by ``_do_*`` and ``odds``)."""
@@ -699,9 +700,11 @@ class SavageWorlds(Ruleset):
         return self._attack_setup(call)[0]
 
     def _do_trait_check(self, call: _Call) -> Outcome:
-        """Проверка параметра (L23-L41, L63-L67); benny re-rolls keep the best (L81-L85)."""
+        """Проверка параметра («Проверки параметров»; «Взрывной бросок»; «Подъёмы»; «Неумелые
+        попытки»; «Дикий кубик»); benny re-rolls keep the best («Фишки»)."""
         if call.params["no_chance"]:
-            # L41: the GM may rule there is no chance without training: no roll at all.
+            # «Неумелые попытки»: the GM may rule there is no chance without training: no roll at
+            # all.
             return Outcome(
                 move="trait_check",
                 band="failure",
@@ -720,8 +723,8 @@ class SavageWorlds(Ruleset):
         return self._trait_final(flow, best)
 
     def _do_group_check(self, call: _Call) -> Outcome:
-        """Групповая проверка (L57-L59): extras outside combat roll the trait die and a wild die
-        once for the whole group; the GM may pay a pool benny for it (L93)."""
+        """Групповая проверка («Групповые проверки»): extras outside combat roll the trait die and a
+        wild die once for the whole group; the GM may pay a pool benny for it («Фишки ведущего»)."""
         if call.params["in_combat"]:
             raise _err(
                 "in_combat",
@@ -779,9 +782,9 @@ class SavageWorlds(Ruleset):
         )
 
     def _do_cooperative_check(self, call: _Call) -> Outcome:
-        """Совместная проверка (L51-L55): helpers roll the same skill first (digest §7.10); each
-        success and raise is +1 to the leader, at most +4 except on Strength (L53). A helper
-        without the skill cannot help (L55)."""
+        """Совместная проверка («Совместные проверки»): helpers roll the same skill first (digest
+        §7.10); each success and raise is +1 to the leader, at most +4 except on Strength
+        («Совместные проверки»). A helper without the skill cannot help («Совместные проверки»)."""
         p = call.params
         dice = self._need_dice(call.dice)
         bonus, rows = self._helper_bonus_from_totals(call)
@@ -841,8 +844,9 @@ class SavageWorlds(Ruleset):
         return attacker, spec, defender
 
     def _do_opposed_check(self, call: _Call) -> Outcome:
-        """Встречная проверка (L43-L49): the attacker rolls and spends bennies first; once the
-        attacker keeps the result it is locked (L47, digest §7.13) and the defender rolls."""
+        """Встречная проверка («Встречные проверки»): the attacker rolls and spends bennies first;
+        once the attacker keeps the result it is locked («Встречные проверки», digest §7.13) and the
+        defender rolls."""
         attacker, defender_spec, defender = self._opposed_specs(call)
         flow = self._flow(
             call,
@@ -893,7 +897,8 @@ class SavageWorlds(Ruleset):
     def _opposed_result(
         self, flow: dict[str, Any], _best: dict[str, Any] | None, defender: dict[str, Any]
     ) -> Outcome:
-        """L47-L49: higher total wins, a tie goes on; the winner's raises use the loser's total."""
+        """«Встречные проверки»: higher total wins, a tie goes on; the winner's raises use the
+        loser's total."""
         settings = flow["settings"]
         attacker = flow["log"]["attacker"]
         winner = opposed_winner(
@@ -1081,8 +1086,8 @@ class SavageWorlds(Ruleset):
         return out
 
     def _do_damage_roll(self, call: _Call) -> Outcome:
-        """Проверка урона (L33, L87): every die aces; no wild die; bennies only with No Mercy
-        (or the SWADE setting)."""
+        """Проверка урона («Взрывной бросок»; «Фишки»): every die aces; no wild die; bennies only
+        with No Mercy (or the SWADE setting)."""
         p = call.params
         try:
             expr = parse_damage(p["damage"], call.state)
@@ -1111,7 +1116,7 @@ class SavageWorlds(Ruleset):
     def _do_take_damage(self, call: _Call) -> Outcome:
         """[published edition] Damage against Toughness (AP lowers armor): Shaken, wounds, or
         incapacitation. If the hit wounds and a benny is at hand, a soak roll may come first
-        (L89): Vigor, each success and raise cancels a wound."""
+        («Фишки»): Vigor, each success and raise cancels a wound."""
         st, p = call.state, call.params
         if st["status"] == "dead":
             raise _err("status", "Персонаж погиб.", "The character is dead.")
@@ -1252,7 +1257,7 @@ class SavageWorlds(Ruleset):
         injury = None
         if result["injury"]:
             # [published edition] The Injury Table, rolled here on the server once the Vigor
-            # roll is kept; bennies do not change a table result (L87).
+            # roll is kept; bennies do not change a table result («Фишки»).
             st, injury = self._injure(
                 st, self._need_dice(dice), flow["params"]["location"], result["injury"]
             )
@@ -1363,11 +1368,12 @@ class SavageWorlds(Ruleset):
         out.flags["status"] = status
         return out
 
-    # --- benny actions (L73-L95) ---------------------------------------------------------------
+    # --- benny actions («Фишки»; «Фишки ведущего»)
 
     def _do_spend_benny(self, call: _Call) -> Outcome:
-        """Потратить фишку: never on table results (L87); on damage only with No Mercy (L87);
-        none left, none spent (L83); the pool pays for GM characters only (L93)."""
+        """Потратить фишку: never on table results («Фишки»); on damage only with No Mercy
+        («Фишки»); none left, none spent («Фишки»); the pool pays for GM characters only («Фишки
+        ведущего»)."""
         st, p = call.state, call.params
         why = bn.refusal(p["purpose"], st, damage_bennies=call.settings["damage_bennies"])
         if why:
@@ -1400,7 +1406,8 @@ class SavageWorlds(Ruleset):
         )
 
     def _do_award_benny(self, call: _Call) -> Outcome:
-        """L79: the GM may hand out extra bennies for great play; an extra keeps none (L93)."""
+        """«Фишки»: the GM may hand out extra bennies for great play; an extra keeps none («Фишки
+        ведущего»)."""
         st = call.state
         if not st["wild_card"]:
             raise _err(
@@ -1417,8 +1424,8 @@ class SavageWorlds(Ruleset):
         )
 
     def _do_give_benny(self, call: _Call) -> Outcome:
-        """L95: GM characters cannot share their own bennies. Players may only with Common Bond
-        [published edition]."""
+        """«Фишки ведущего»: GM characters cannot share their own bennies. Players may only with
+        Common Bond [published edition]."""
         st = call.state
         if st["role"] == "npc":
             raise _err(
@@ -1452,7 +1459,7 @@ class SavageWorlds(Ruleset):
         return [self._sheet(s, f"characters.{i}") for i, s in enumerate(call.params["characters"])]
 
     def _do_start_session(self, call: _Call) -> Outcome:
-        """L77, L93-L95: players 3 bennies, GM wild cards 2, the pool one per PC."""
+        """«Фишки»; «Фишки ведущего»: players 3 bennies, GM wild cards 2, the pool one per PC."""
         table, sheets = bn.start_session(call.state, self._sheets(call))
         return Outcome(
             move="start_session",
@@ -1462,7 +1469,7 @@ class SavageWorlds(Ruleset):
         )
 
     def _do_end_session(self, call: _Call) -> Outcome:
-        """L95: every unused benny is lost, the GM's and the players'."""
+        """«Фишки ведущего»: every unused benny is lost, the GM's and the players'."""
         table, sheets = bn.end_session(call.state, self._sheets(call))
         return Outcome(
             move="end_session",

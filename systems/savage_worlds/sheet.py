@@ -1,9 +1,9 @@
-"""Savage Worlds sheet, table state and campaign settings as field specs (seed 004).
+"""Savage Worlds sheet, table state and campaign settings as field specs.
 
-One sheet serves player characters and GM characters, wild cards and extras (L5-L21). Only
-Strength (Сила), Shooting (Стрельба) and Boating (Судовождение) are named in the seed; the five
-attributes, Pace, Parry, Toughness, Charisma, fatigue, armor and the skill list are
-[published edition] (digest §2), and their Russian labels should be checked against the book.
+One sheet serves player characters and GM characters, wild cards and extras («Дикие карты и
+статисты»). Only Strength (Сила), Shooting (Стрельба) and Boating (Судовождение) are named in the
+rulebook; the five attributes, Pace, Parry, Toughness, Charisma, fatigue, armor and the skill list
+are [published edition] (digest §2), and their Russian labels should be checked against the book.
 """
 
 from __future__ import annotations
@@ -75,13 +75,16 @@ ATTRIBUTES: tuple[Choice, ...] = (
     Choice("agility", "Ловкость", "Agility"),
     Choice("smarts", "Смекалка", "Smarts"),
     Choice("spirit", "Характер", "Spirit"),
-    Choice("strength", "Сила", "Strength"),  # L25, L45, L53
+    Choice(
+        "strength", "Сила", "Strength"
+    ),  # «Проверки параметров»; «Встречные проверки»; «Совместные проверки»
     Choice("vigor", "Выносливость", "Vigor"),
 )
 ATTRIBUTE_KEYS: tuple[str, ...] = tuple(c.key for c in ATTRIBUTES)
 
 # [published edition] skill list of the Deluxe rules: key, ru, en, linked attribute. Only
-# Стрельба (L71) and Судовождение (L55) are seed terms; the rest are suggestions for the form.
+# Стрельба («Правила игры: пример») and Судовождение («Совместные проверки») are rulebook terms; the
+# rest are suggestions for the form.
 KNOWN_SKILLS: tuple[tuple[str, str, str, str], ...] = (
     ("boating", "Судовождение", "Boating", "agility"),
     ("climbing", "Лазание", "Climbing", "strength"),
@@ -121,7 +124,8 @@ STATUSES: tuple[Choice, ...] = (
     Choice("dead", "Погиб", "Dead"),
 )
 
-# Edges the rules read. Беспощадный (No Mercy) is the seed's (L87); the rest [published edition].
+# Edges the rules read. Беспощадный (No Mercy) is the rulebook's («Фишки»); the rest [published
+# edition].
 EDGE_RULES: tuple[Choice, ...] = (
     Choice("", "—", "—"),
     Choice("no_mercy", "Беспощадный (фишки на урон)", "No Mercy (bennies on damage)"),
@@ -277,7 +281,9 @@ SHEET = ObjectField(
             default=0,
             min=0,
             max=99,
-            show_if={"wild_card": True},  # extras have none (L93: the GM's pool pays for them)
+            show_if={
+                "wild_card": True
+            },  # extras have none («Фишки ведущего»: the GM's pool pays for them)
         ),
         "edges": ListField(ru="Черты", en="Edges", item=EDGE, max_items=40),
         "hindrances": ListField(ru="Изъяны", en="Hindrances", item=HINDRANCE, max_items=20),

@@ -1,9 +1,12 @@
-"""Trait checks as pure functions (seed 004 L23-L67, digest ``rules/savage_worlds.md`` §1, §3).
+"""Trait checks as pure functions («Проверки параметров»; «Взрывной бросок»; «Подъёмы»; «Неумелые
+попытки»; «Встречные проверки»; «Совместные проверки»; «Групповые проверки»; «Дикий кубик», digest
+``rules/savage_worlds.md`` §1, §3).
 
 A trait check rolls the trait die and, for a wild card, the wild die d6; both explode (ace) on
-their top face (L33, L63-L65); the better of the two is kept, then modifiers apply (L33). The
-check succeeds at TN 4 or more (L25); every full 4 over the TN is a raise (L37). Double 1 on the
-first faces of both dice is a critical failure (L67), decided before modifiers (digest §7.3).
+their top face («Взрывной бросок»; «Дикий кубик»); the better of the two is kept, then modifiers
+apply («Взрывной бросок»). The check succeeds at TN 4 or more («Проверки параметров»); every full 4
+over the TN is a raise («Подъёмы»). Double 1 on the first faces of both dice is a critical failure
+(«Дикий кубик»), decided before modifiers (digest §7.3).
 
 Rolling order, which ``ScriptedDice`` scripts follow: the trait die with its aces, then the
 wild die with its aces.
@@ -18,15 +21,15 @@ from typing import Any
 from systems.core.dice import Dice
 from systems.core.notation import MAX_EXPLOSIONS
 
-TN = 4  # L25: "по умолчанию сложность всех проверок равна 4"
-RAISE_STEP = 4  # L37: "Каждые 4 пункта сверх сложности — это подъём"
-WILD_DIE = 6  # L63: wild cards also roll a d6
-UNSKILLED_DIE = 4  # L41: "бросает d4 и вычитает 2"
-UNSKILLED_PENALTY = -2  # L41
+TN = 4  # «Проверки параметров»: "по умолчанию сложность всех проверок равна 4"
+RAISE_STEP = 4  # «Подъёмы»: "Каждые 4 пункта сверх сложности — это подъём"
+WILD_DIE = 6  # «Дикий кубик»: wild cards also roll a d6
+UNSKILLED_DIE = 4  # «Неумелые попытки»: "бросает d4 и вычитает 2"
+UNSKILLED_PENALTY = -2  # «Неумелые попытки»
 DIE_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12)  # [published edition] trait dice d4..d12
 MAX_DIE_BONUS = 10  # d12+N above d12 [published edition]; a cap keeps sheets sane
 
-# L27-L29: easy +2, difficult -2, very difficult -4.
+# «Проверки параметров»: easy +2, difficult -2, very difficult -4.
 DIFFICULTIES: dict[str, int] = {
     "normal": 0,
     "easy": 2,
@@ -94,9 +97,10 @@ class Explosion:
 
 
 def roll_exploding(dice: Dice, sides: int) -> Explosion:
-    """Взрывной бросок (L33): on the top face roll again and add, with no limit in the seed
-    (L71 has two aces in a row). A cap of ``MAX_EXPLOSIONS`` extra rolls guards against a broken
-    dice source; the odds in ``odds.py`` use the same cap, so they stay exact."""
+    """Взрывной бросок («Взрывной бросок»): on the top face roll again and add, with no limit in the
+    rulebook («Правила игры: пример» has two aces in a row). A cap of ``MAX_EXPLOSIONS`` extra rolls
+    guards against a broken dice source; the odds in ``odds.py`` use the same cap, so they stay
+    exact."""
     faces = [dice.roll(sides)]
     while faces[-1] == sides and len(faces) <= MAX_EXPLOSIONS:
         faces.append(dice.roll(sides))
@@ -105,7 +109,7 @@ def roll_exploding(dice: Dice, sides: int) -> Explosion:
 
 
 def raises_for(total: int, tn: int = TN) -> int:
-    """Подъёмы (L37): one per full 4 over the TN, counted after modifiers; 0 on a failure."""
+    """Подъёмы («Подъёмы»): one per full 4 over the TN, counted after modifiers; 0 on a failure."""
     return (total - tn) // RAISE_STEP if total >= tn else 0
 
 
@@ -121,7 +125,8 @@ def band_for(total: int, tn: int = TN, *, critical: bool = False) -> str:
 @dataclass(frozen=True)
 class Attempt:
     """One roll of a trait check: the trait die, the wild die (wild cards and group checks) and
-    the modifier applied to the better of the two (L33, L41, L63)."""
+    the modifier applied to the better of the two («Взрывной бросок»; «Неумелые попытки»; «Дикий
+    кубик»)."""
 
     trait: Explosion
     wild: Explosion | None
@@ -131,7 +136,7 @@ class Attempt:
 
     @property
     def natural(self) -> int:
-        """The better die before modifiers (L21, L63)."""
+        """The better die before modifiers («Дикие карты и статисты»; «Дикий кубик»)."""
         if self.wild is None:
             return self.trait.total
         return max(self.trait.total, self.wild.total)
@@ -142,7 +147,8 @@ class Attempt:
 
     @property
     def critical(self) -> bool:
-        """L67: "две единицы" — the first faces of both dice are 1; an ace is never a 1."""
+        """«Дикий кубик»: "две единицы" — the first faces of both dice are 1; an ace is never a
+        1."""
         return (
             self.crit_possible
             and self.wild is not None
@@ -206,7 +212,8 @@ def roll_trait(
     tn: int = TN,
     crit_possible: bool = True,
 ) -> Attempt:
-    """Проверка параметра (L25, L33, L63): trait die, then the wild die for wild cards."""
+    """Проверка параметра («Проверки параметров»; «Взрывной бросок»; «Дикий кубик»): trait die, then
+    the wild die for wild cards."""
     trait = roll_exploding(dice, sides)
     wild_roll = roll_exploding(dice, WILD_DIE) if wild else None
     return Attempt(trait, wild_roll, modifier, tn, crit_possible)
@@ -214,7 +221,7 @@ def roll_trait(
 
 def attempt_rank(attempt: dict[str, Any]) -> tuple[int, int]:
     """How good an attempt is: any non-critical result beats a critical failure, then the higher
-    total (L85 "выбрать лучший результат"; digest §7.6)."""
+    total («Фишки» "выбрать лучший результат"; digest §7.6)."""
     if attempt.get("kind") == "damage":
         return (1, attempt["total"])
     return (0 if attempt["critical_failure"] else 1, attempt["total"])
@@ -232,9 +239,9 @@ def best_index(attempts: list[dict[str, Any]]) -> int:
 def cooperative_bonus(
     helpers: list[tuple[bool, int]], *, strength: bool, cap: int | None = 4
 ) -> tuple[int, list[int]]:
-    """Совместная проверка (L53): +1 per helper success and +1 per helper raise, at most +4
-    except on Strength checks. ``helpers`` are ``(success, raises)`` pairs; returns the bonus
-    and each helper's share."""
+    """Совместная проверка («Совместные проверки»): +1 per helper success and +1 per helper raise,
+    at most +4 except on Strength checks. ``helpers`` are ``(success, raises)`` pairs; returns the
+    bonus and each helper's share."""
     shares = [(1 + raises) if ok else 0 for ok, raises in helpers]
     total = sum(shares)
     if not strength and cap is not None:
@@ -262,9 +269,10 @@ def opposed_winner(
     attacker_needs_tn: bool = False,
     tn: int = TN,
 ) -> str:
-    """Встречная проверка (L47): the higher total wins; equal totals mean the struggle goes on.
+    """Встречная проверка («Встречные проверки»): the higher total wins; equal totals mean the
+    struggle goes on.
 
-    A critical failure loses outright (L67 "полный провал"; both: stalemate). With
+    A critical failure loses outright («Дикий кубик» "полный провал"; both: stalemate). With
     ``attacker_needs_tn`` (a SWADE-style option, digest §7.8) an attacker under the TN loses.
     """
     if attacker_critical or defender_critical:
@@ -279,7 +287,8 @@ def opposed_winner(
 
 
 def opposed_raises(winner_total: int, loser_total: int, *, floor_tn: int | None = None) -> int:
-    """L49: the winner counts raises against the loser's total as the TN. The seed sets no floor,
-    so by default a loser's 2 is the TN (digest §7.9); ``floor_tn`` raises it to at least 4."""
+    """«Встречные проверки»: the winner counts raises against the loser's total as the TN.
+    The rulebook sets no floor, so by default a loser's 2 is the TN (digest §7.9); ``floor_tn``
+    raises it to at least 4."""
     tn = loser_total if floor_tn is None else max(loser_total, floor_tn)
     return max(0, (winner_total - tn) // RAISE_STEP)

@@ -1,4 +1,4 @@
-"""Сказания волшебного мира (seed 003): ``RULESET`` is what ``systems.get_ruleset("tales")``
+"""Сказания волшебного мира: ``RULESET`` is what ``systems.get_ruleset("tales")``
 returns. Data lives in ``data``, random tables in ``tables``, the new-character wizard in
 ``wizard``, roll-under and opposed checks with exact odds in ``checks``."""
 

@@ -1,8 +1,10 @@
-"""Roll-under checks and the opposed "as many dice as you dare" check (seed 003 L108-L130).
+"""Roll-under checks and the opposed "as many dice as you dare" check («Разрешение задач»; «Проверка
+на попадание по врагу»; «Проверка ловкости, силы и разума»; «Противопоставленная проверка»).
 
-A check rolls 2d10 (L118), a hard check 3d10 (L122), a very hard check 4d10 (L398) and
-succeeds when the total is at most the effective stat. An opposed check lets each side roll
-as many d10 as it dares; a total above one's own value busts (L128). Odds are exact
+A check rolls 2d10 («Проверка ловкости, силы и разума»), a hard check 3d10 («Проверка ловкости, силы
+и разума»), a very hard check 4d10 («Чары») and succeeds when the total is at most the effective
+stat. An opposed check lets each side roll as many d10 as it dares; a total above one's own value
+busts («Противопоставленная проверка»). Odds are exact
 ``Fraction`` values over every face combination (``systems.core.odds``).
 """
 
@@ -107,7 +109,8 @@ class CheckRoll:
 
 
 def roll_check(dice: Dice, target: int, difficulty: str = CHECK) -> CheckRoll:
-    """Roll 2d10/3d10/4d10 and succeed on a total at most ``target`` (L118, L122, L398)."""
+    """Roll 2d10/3d10/4d10 and succeed on a total at most ``target`` («Проверка ловкости, силы и
+    разума»; «Чары»)."""
     if difficulty == AUTO:
         return CheckRoll(AUTO, target, (), None, True)
     if difficulty == IMPOSSIBLE:
@@ -118,7 +121,7 @@ def roll_check(dice: Dice, target: int, difficulty: str = CHECK) -> CheckRoll:
 
 
 def check_chance(target: int, difficulty: str = CHECK) -> Fraction:
-    """Exact chance of success (L118: "ниже или равен")."""
+    """Exact chance of success («Проверка ловкости, силы и разума»: "ниже или равен")."""
     if difficulty == AUTO:
         return Fraction(1)
     if difficulty == IMPOSSIBLE:
@@ -165,9 +168,10 @@ class SideRoll:
 def opposed_winner(
     a_total: int, a_value: int, b_total: int, b_value: int, *, tie: str = "repeat"
 ) -> tuple[str | None, str]:
-    """Who wins and why (L128): a bust loses; both bust repeats; else the higher total wins.
+    """Who wins and why («Противопоставленная проверка»): a bust loses; both bust repeats; else the
+    higher total wins.
 
-    A tie without a bust is not in the seed: ``tie="repeat"`` (digest §9.5) repeats it,
+    A tie without a bust is not in the rulebook: ``tie="repeat"`` (digest §9.5) repeats it,
     ``tie="higher_value"`` gives it to the higher value and repeats only if those match too.
     """
     a_bust, b_bust = a_total > a_value, b_total > b_value
@@ -218,7 +222,8 @@ def opposed_roll(
     *,
     tie: str = "repeat",
 ) -> OpposedRoll:
-    """Roll the actor's dice, then the opponent's (L128-L130); a repeat is the caller's."""
+    """Roll the actor's dice, then the opponent's («Противопоставленная проверка»); a repeat is the
+    caller's."""
     a = SideRoll(actor_value, actor_dice, tuple(dice.roll(SIDES) for _ in range(actor_dice)))
     b = SideRoll(
         opponent_value, opponent_dice, tuple(dice.roll(SIDES) for _ in range(opponent_dice))

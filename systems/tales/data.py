@@ -1,9 +1,9 @@
 """Сказания волшебного мира as data: stats, skills, origins, weapons, armour, spells, traps.
 
-Seed ``shared/seeds/003_5e8631e168ba0933_tales.txt`` (``Lnnn`` below), digest
-``shared/rules/tales.md``. The seed invites every group to change the rules (L11), so every
-number lives here as plain data that the rules read, never as a literal inside a rule.
-Names are the seed's Russian terms with an English gloss from the digest.
+Rulebook: «Сказания волшебного мира», cited by its headings. The rulebook invites every group
+to change the rules (its introduction), so every number lives here as plain data that the rules
+read, never as a literal inside a rule.
+Names are the rulebook's Russian terms with an English gloss from the digest.
 """
 
 from __future__ import annotations
@@ -11,12 +11,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from systems.core.rulekit import without_seed
+from systems.core.rulekit import without_source
 from systems.core.schema import Choice
 
-SEED = "shared/seeds/003_5e8631e168ba0933_tales.txt"
-
-# --- stats (L15) -------------------------------------------------------------------------------
+# --- stats («Персонажи»)
 
 STATS: tuple[Choice, ...] = (
     Choice("str", "Сила", "Strength"),
@@ -26,7 +24,7 @@ STATS: tuple[Choice, ...] = (
 STAT_KEYS: tuple[str, ...] = tuple(c.key for c in STATS)
 STAT_NAMES: dict[str, Choice] = {c.key: c for c in STATS}
 
-# --- difficulty (L118-L128, L398) --------------------------------------------------------------
+# --- difficulty («Проверка ловкости, силы и разума»; «Противопоставленная проверка»; «Чары»)
 
 AUTO, CHECK, HARD, VERY_HARD, IMPOSSIBLE = "auto", "check", "hard", "very_hard", "impossible"
 DIFFICULTIES: tuple[Choice, ...] = (
@@ -36,22 +34,24 @@ DIFFICULTIES: tuple[Choice, ...] = (
     Choice(VERY_HARD, "Очень сложная проверка (4d10)", "Very hard check (4d10)"),
     Choice(IMPOSSIBLE, "Невозможно", "Impossible"),
 )
-# How many d10 each rolled difficulty uses (L112, L122, L398).
+# How many d10 each rolled difficulty uses («Проверка на попадание по врагу»; «Проверка ловкости,
+# силы и разума»; «Чары»).
 DICE_FOR: dict[str, int] = {CHECK: 2, HARD: 3, VERY_HARD: 4}
 DIFFICULTY_ORDER: tuple[str, ...] = (CHECK, HARD, VERY_HARD)
 
 
-# --- skills (L245-L338) ------------------------------------------------------------------------
+# --- skills («Навыки»; «Боевые навыки»; «Спортивные навыки»; «Социальные навыки»; «Навыки
+# выживания»; «Воровские навыки»; «Ремёсла»)
 
 
 @dataclass(frozen=True)
 class Skill:
     """One skill. ``stat`` is what its checks roll against (None: it never rolls by itself).
 
-    ``gated``: an action impossible without the skill (digest §3 recommendation, L249).
-    ``levels``: False for Literacy, which has no levels (L291). ``detail``: what the entry
-    names, e.g. the specific craft (L328); ``"required"``, ``"optional"`` or ``""``.
-    ``weapon``: the weapon category of a combat or military skill (L257-L265).
+    ``gated``: an action impossible without the skill (digest §3 recommendation, «Навыки»).
+    ``levels``: False for Literacy, which has no levels («Социальные навыки»). ``detail``: what the
+    entry names, e.g. the specific craft («Ремёсла»); ``"required"``, ``"optional"`` or ``""``.
+    ``weapon``: the weapon category of a combat or military skill («Боевые навыки»).
     """
 
     key: str
@@ -59,7 +59,7 @@ class Skill:
     en: str
     stat: str | None
     group: str
-    seed: str
+    source: str
     gated: bool = False
     levels: bool = True
     detail: str = ""
@@ -68,7 +68,7 @@ class Skill:
     opposed: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 WEAPON_CATEGORIES: tuple[Choice, ...] = (
@@ -91,7 +91,7 @@ def _weapon_skills() -> tuple[Skill, ...]:
                 f"{cat.en} (combat)",
                 "dex",
                 "combat",
-                "L255-L263",
+                "«Боевые навыки»",
                 weapon=cat.key,
             )
         )
@@ -103,7 +103,7 @@ def _weapon_skills() -> tuple[Skill, ...]:
                 f"{cat.en} (military)",
                 None,
                 "military",
-                "L265",
+                "«Боевые навыки»",
                 weapon=cat.key,
                 military=True,
             )
@@ -124,15 +124,30 @@ SKILL_GROUPS: tuple[Choice, ...] = (
 
 SKILLS: tuple[Skill, ...] = (
     *_weapon_skills(),
-    Skill("acrobatics", "Акробатика", "Acrobatics", "dex", "sport", "L271-L272"),
-    Skill("climbing", "Лазанье", "Climbing", "dex", "sport", "L273-L274", gated=True),
-    Skill("riding", "Езда", "Riding", "dex", "sport", "L275-L276", gated=True),
-    Skill("swimming", "Плаванье", "Swimming", "str", "sport", "L269, L277-L278", gated=True),
-    Skill("charisma", "Харизма", "Charisma", "mind", "social", "L284-L285", opposed=True),
-    Skill("diplomacy", "Дипломатия", "Diplomacy", "mind", "social", "L286-L287", opposed=True),
-    Skill("leadership", "Лидерство", "Leadership", "mind", "social", "L288-L289"),
+    Skill("acrobatics", "Акробатика", "Acrobatics", "dex", "sport", "«Спортивные навыки»"),
+    Skill("climbing", "Лазанье", "Climbing", "dex", "sport", "«Спортивные навыки»", gated=True),
+    Skill("riding", "Езда", "Riding", "dex", "sport", "«Спортивные навыки»", gated=True),
+    Skill("swimming", "Плаванье", "Swimming", "str", "sport", "«Спортивные навыки»", gated=True),
+    Skill("charisma", "Харизма", "Charisma", "mind", "social", "«Социальные навыки»", opposed=True),
     Skill(
-        "literacy", "Грамотность", "Literacy", None, "social", "L290-L291", gated=True, levels=False
+        "diplomacy",
+        "Дипломатия",
+        "Diplomacy",
+        "mind",
+        "social",
+        "«Социальные навыки»",
+        opposed=True,
+    ),
+    Skill("leadership", "Лидерство", "Leadership", "mind", "social", "«Социальные навыки»"),
+    Skill(
+        "literacy",
+        "Грамотность",
+        "Literacy",
+        None,
+        "social",
+        "«Социальные навыки»",
+        gated=True,
+        levels=False,
     ),
     Skill(
         "languages",
@@ -140,38 +155,70 @@ SKILLS: tuple[Skill, ...] = (
         "Languages",
         None,
         "social",
-        "L292-L293",
+        "«Социальные навыки»",
         gated=True,
         detail="optional",
     ),
-    Skill("surprise", "Внезапность", "Surprise", "dex", "survival", "L297-L298", gated=True),
-    Skill("stealth", "Бесшумность", "Stealth", "dex", "survival", "L299-L300"),
-    Skill("survival", "Выживание", "Survival", "mind", "survival", "L301-L302, L491"),
-    Skill("tactics", "Тактика", "Tactics", "mind", "survival", "L303-L304", gated=True),
-    Skill("tracking", "Выслеживание", "Tracking", "mind", "survival", "L305-L306"),
-    Skill("lockpicking", "Взлом", "Lockpicking", "dex", "thief", "L310-L311"),
-    Skill("vigilance", "Бдительность", "Vigilance", "mind", "thief", "L312-L313, L577"),
-    Skill("theft", "Воровство", "Theft", "dex", "thief", "L314-L315"),
-    Skill("traps", "Ловушки", "Traps", "mind", "thief", "L316-L317"),
-    Skill("alchemy", "Алхимия", "Alchemy", "mind", "craft", "L321-L322, L579", gated=True),
+    Skill(
+        "surprise", "Внезапность", "Surprise", "dex", "survival", "«Навыки выживания»", gated=True
+    ),
+    Skill("stealth", "Бесшумность", "Stealth", "dex", "survival", "«Навыки выживания»"),
+    Skill(
+        "survival",
+        "Выживание",
+        "Survival",
+        "mind",
+        "survival",
+        "«Навыки выживания»; «Структуры игры»",
+    ),
+    Skill("tactics", "Тактика", "Tactics", "mind", "survival", "«Навыки выживания»", gated=True),
+    Skill("tracking", "Выслеживание", "Tracking", "mind", "survival", "«Навыки выживания»"),
+    Skill("lockpicking", "Взлом", "Lockpicking", "dex", "thief", "«Воровские навыки»"),
+    Skill(
+        "vigilance",
+        "Бдительность",
+        "Vigilance",
+        "mind",
+        "thief",
+        "«Воровские навыки»; «Открытая местность и города»",
+    ),
+    Skill("theft", "Воровство", "Theft", "dex", "thief", "«Воровские навыки»"),
+    Skill("traps", "Ловушки", "Traps", "mind", "thief", "«Воровские навыки»"),
+    Skill(
+        "alchemy",
+        "Алхимия",
+        "Alchemy",
+        "mind",
+        "craft",
+        "«Ремёсла»; «Открытая местность и города»",
+        gated=True,
+    ),
     Skill(
         "art",
         "Рисование или скульптура",
         "Painting or sculpture",
         "mind",
         "craft",
-        "L323-L324",
+        "«Ремёсла»",
         detail="optional",
     ),
-    Skill("performance", "Исполнение", "Performance", "mind", "craft", "L325-L326"),
-    Skill("craft", "Ремесло", "Craft", "dex", "craft", "L327-L328", detail="required"),
-    Skill("medicine", "Медицина", "Medicine", "mind", "craft", "L329-L330", gated=True),
-    Skill("haggling", "Торг", "Haggling", "mind", "craft", "L331-L332"),
-    Skill("seafaring", "Мореходство", "Seafaring", "dex", "craft", "L333-L334"),
-    Skill("lore", "Знания", "Lore", "mind", "craft", "L335-L336"),
-    Skill("herbalism", "Травничество", "Herbalism", "mind", "craft", "L337-L338", gated=True),
-    # Granted by Artist (L40) but never defined; digest §9.4: a Mind check (compare L587).
-    Skill("appraisal", "Оценка", "Appraisal", "mind", "other", "L40, L587"),
+    Skill("performance", "Исполнение", "Performance", "mind", "craft", "«Ремёсла»"),
+    Skill("craft", "Ремесло", "Craft", "dex", "craft", "«Ремёсла»", detail="required"),
+    Skill("medicine", "Медицина", "Medicine", "mind", "craft", "«Ремёсла»", gated=True),
+    Skill("haggling", "Торг", "Haggling", "mind", "craft", "«Ремёсла»"),
+    Skill("seafaring", "Мореходство", "Seafaring", "dex", "craft", "«Ремёсла»"),
+    Skill("lore", "Знания", "Lore", "mind", "craft", "«Ремёсла»"),
+    Skill("herbalism", "Травничество", "Herbalism", "mind", "craft", "«Ремёсла»", gated=True),
+    # Granted by Artist («Социальное положение») but never defined; digest §9.4: a Mind check
+    # (compare «Проверки навыков»).
+    Skill(
+        "appraisal",
+        "Оценка",
+        "Appraisal",
+        "mind",
+        "other",
+        "«Социальное положение»; «Проверки навыков»",
+    ),
 )
 SKILLS_BY_KEY: dict[str, Skill] = {s.key: s for s in SKILLS}
 SKILL_KEYS: tuple[str, ...] = tuple(SKILLS_BY_KEY)
@@ -181,13 +228,13 @@ ART_KINDS: tuple[Choice, ...] = (
 )
 
 
-# --- social origin (L21-L102) ------------------------------------------------------------------
+# --- social origin («Социальное положение»)
 
 
 @dataclass(frozen=True)
 class Origin:
-    """A 2d10 result (L23). Skills named ``@brawl``/``@melee``/``@fencing`` are the weapon
-    skills whose combat or military version the campaign settles (digest §9.2)."""
+    """A 2d10 result («Социальное положение»). Skills named ``@brawl``/``@melee``/``@fencing`` are
+    the weapon skills whose combat or military version the campaign settles (digest §9.2)."""
 
     roll: int
     key: str
@@ -195,22 +242,64 @@ class Origin:
     en: str
     skills: tuple[str, str]
     spells: bool
-    seed: str
+    source: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {**without_seed(asdict(self)), "skills": list(self.skills)}
+        return {**without_source(asdict(self)), "skills": list(self.skills)}
 
 
 ORIGINS: tuple[Origin, ...] = (
-    Origin(2, "criminal", "Преступник", "Criminal", ("lockpicking", "theft"), False, "L25-L27"),
-    Origin(3, "exile", "Изгнанник", "Exile", ("survival", "@brawl"), False, "L29-L31"),
-    Origin(4, "wanderer", "Странник", "Wanderer", ("survival", "herbalism"), True, "L33-L36"),
-    Origin(5, "artist", "Художник", "Artist", ("art", "appraisal"), False, "L38-L40"),
-    Origin(6, "artisan", "Ремесленник", "Artisan", ("craft", "craft"), False, "L42-L44"),
-    Origin(7, "performer", "Исполнитель", "Performer", ("performance", "lore"), False, "L46-L48"),
-    Origin(8, "sailor", "Моряк", "Sailor", ("seafaring", "@fencing"), False, "L50-L52"),
-    Origin(9, "soldier", "Солдат", "Soldier", ("medicine", "@melee"), False, "L54-L56"),
-    Origin(10, "trader", "Торговец", "Trader", ("haggling", "vigilance"), False, "L58-L60"),
+    Origin(
+        2,
+        "criminal",
+        "Преступник",
+        "Criminal",
+        ("lockpicking", "theft"),
+        False,
+        "«Социальное положение»",
+    ),
+    Origin(
+        3, "exile", "Изгнанник", "Exile", ("survival", "@brawl"), False, "«Социальное положение»"
+    ),
+    Origin(
+        4,
+        "wanderer",
+        "Странник",
+        "Wanderer",
+        ("survival", "herbalism"),
+        True,
+        "«Социальное положение»",
+    ),
+    Origin(
+        5, "artist", "Художник", "Artist", ("art", "appraisal"), False, "«Социальное положение»"
+    ),
+    Origin(
+        6, "artisan", "Ремесленник", "Artisan", ("craft", "craft"), False, "«Социальное положение»"
+    ),
+    Origin(
+        7,
+        "performer",
+        "Исполнитель",
+        "Performer",
+        ("performance", "lore"),
+        False,
+        "«Социальное положение»",
+    ),
+    Origin(
+        8, "sailor", "Моряк", "Sailor", ("seafaring", "@fencing"), False, "«Социальное положение»"
+    ),
+    Origin(
+        9, "soldier", "Солдат", "Soldier", ("medicine", "@melee"), False, "«Социальное положение»"
+    ),
+    Origin(
+        10,
+        "trader",
+        "Торговец",
+        "Trader",
+        ("haggling", "vigilance"),
+        False,
+        "«Социальное положение»",
+    ),
     Origin(
         11,
         "guild_worker",
@@ -218,13 +307,41 @@ ORIGINS: tuple[Origin, ...] = (
         "Guild worker",
         ("haggling", "craft"),
         False,
-        "L62-L64",
+        "«Социальное положение»",
     ),
-    Origin(12, "novice", "Послушник", "Novice", ("charisma", "literacy"), False, "L66-L68"),
-    Origin(13, "innkeeper", "Трактирщик", "Innkeeper", ("haggling", "charisma"), False, "L70-L72"),
-    Origin(14, "merchant", "Купец", "Merchant", ("haggling", "diplomacy"), False, "L74-L76"),
-    Origin(15, "scribe", "Писарь", "Scribe", ("diplomacy", "literacy"), False, "L78-L80"),
-    Origin(16, "student", "Студент", "Student", ("lore", "literacy"), False, "L82-L84"),
+    Origin(
+        12,
+        "novice",
+        "Послушник",
+        "Novice",
+        ("charisma", "literacy"),
+        False,
+        "«Социальное положение»",
+    ),
+    Origin(
+        13,
+        "innkeeper",
+        "Трактирщик",
+        "Innkeeper",
+        ("haggling", "charisma"),
+        False,
+        "«Социальное положение»",
+    ),
+    Origin(
+        14,
+        "merchant",
+        "Купец",
+        "Merchant",
+        ("haggling", "diplomacy"),
+        False,
+        "«Социальное положение»",
+    ),
+    Origin(
+        15, "scribe", "Писарь", "Scribe", ("diplomacy", "literacy"), False, "«Социальное положение»"
+    ),
+    Origin(
+        16, "student", "Студент", "Student", ("lore", "literacy"), False, "«Социальное положение»"
+    ),
     Origin(
         17,
         "apprentice",
@@ -232,18 +349,26 @@ ORIGINS: tuple[Origin, ...] = (
         "Sorcerer's apprentice",
         ("lore", "alchemy"),
         True,
-        "L86-L90",
+        "«Социальное положение»",
     ),
-    Origin(18, "noble", "Дворянин", "Noble", ("@fencing", "diplomacy"), False, "L92-L94"),
-    Origin(19, "sage", "Мудрец", "Sage", ("lore", "herbalism"), False, "L96-L98"),
     Origin(
-        20, "politician", "Политик", "Politician", ("charisma", "diplomacy"), False, "L100-L102"
+        18, "noble", "Дворянин", "Noble", ("@fencing", "diplomacy"), False, "«Социальное положение»"
+    ),
+    Origin(19, "sage", "Мудрец", "Sage", ("lore", "herbalism"), False, "«Социальное положение»"),
+    Origin(
+        20,
+        "politician",
+        "Политик",
+        "Politician",
+        ("charisma", "diplomacy"),
+        False,
+        "«Социальное положение»",
     ),
 )
 ORIGINS_BY_ROLL: dict[int, Origin] = {o.roll: o for o in ORIGINS}
 
 
-# --- weapons (L192-L231) -----------------------------------------------------------------------
+# --- weapons («Оружие») -----------------------------------------------------------------------
 
 MELEE, THROWN, SHOT = "melee", "throw", "shoot"
 ATTACK_MODES: tuple[Choice, ...] = (
@@ -255,13 +380,13 @@ ATTACK_MODES: tuple[Choice, ...] = (
 
 @dataclass(frozen=True)
 class Weapon:
-    """A weapon row. ``damage`` is dice notation; ``min_str`` 0 means none (L194).
+    """A weapon row. ``damage`` is dice notation; ``min_str`` 0 means none («Оружие»).
 
     ``modes``: how it attacks (melee, throw, shoot). ``thrown_only``: counts as a small
-    improvised weapon in melee (L218). ``attack_dex``: to-hit change when striking with it
-    (L213, L215-L216). ``dodge``: Dex bonus to dodge while it is drawn (L203-L204).
-    ``reload_actions``: actions to reload after a shot (L172). ``free_ready``: readying it
-    takes no action (L202). ``bash``: the shield that must be carried to strike with it.
+    improvised weapon in melee («Оружие»). ``attack_dex``: to-hit change when striking with it
+    («Оружие»). ``dodge``: Dex bonus to dodge while it is drawn («Оружие»).
+    ``reload_actions``: actions to reload after a shot («Атака»). ``free_ready``: readying it
+    takes no action («Оружие»). ``bash``: the shield that must be carried to strike with it.
     """
 
     key: str
@@ -271,7 +396,7 @@ class Weapon:
     min_str: int
     category: str | None
     modes: tuple[str, ...]
-    seed: str
+    source: str
     two_handed: bool = False
     thrown_only: bool = False
     attack_dex: int = 0
@@ -283,7 +408,7 @@ class Weapon:
     carried: bool = True
 
     def as_dict(self) -> dict[str, Any]:
-        return {**without_seed(asdict(self)), "modes": list(self.modes)}
+        return {**without_source(asdict(self)), "modes": list(self.modes)}
 
 
 WEAPONS: tuple[Weapon, ...] = (
@@ -295,10 +420,10 @@ WEAPONS: tuple[Weapon, ...] = (
         0,
         "brawl",
         (MELEE,),
-        "L200",
+        "«Оружие»",
         carried=False,
     ),
-    Weapon("dagger", "Кинжал", "Dagger", "1d6-2", 0, "melee", (MELEE, THROWN), "L201"),
+    Weapon("dagger", "Кинжал", "Dagger", "1d6-2", 0, "melee", (MELEE, THROWN), "«Оружие»"),
     Weapon(
         "knuckle_duster",
         "Кастет",
@@ -307,19 +432,40 @@ WEAPONS: tuple[Weapon, ...] = (
         0,
         "brawl",
         (MELEE,),
-        "L202",
+        "«Оружие»",
         free_ready=True,
     ),
     Weapon(
-        "staff", "Посох", "Staff", "1d6-2", 0, "melee", (MELEE,), "L203", two_handed=True, dodge=1
+        "staff",
+        "Посох",
+        "Staff",
+        "1d6-2",
+        0,
+        "melee",
+        (MELEE,),
+        "«Оружие»",
+        two_handed=True,
+        dodge=1,
     ),
-    Weapon("smallsword", "Шпага", "Smallsword", "1d6-1", 9, "fencing", (MELEE,), "L204", dodge=1),
-    Weapon("spear", "Копьё", "Spear", "1d6", 10, "melee", (MELEE, THROWN), "L205"),
-    Weapon("rapier", "Рапира", "Rapier", "1d6+1", 10, "fencing", (MELEE,), "L206"),
-    Weapon("ordinary", "Обычное оружие", "Ordinary weapon", "1d6+2", 11, "melee", (MELEE,), "L207"),
-    Weapon("morningstar", "Моргенштерн", "Morningstar", "2d6-2", 12, "melee", (MELEE,), "L208"),
     Weapon(
-        "halberd", "Алебарда", "Halberd", "2d6-1", 13, "melee", (MELEE,), "L209", two_handed=True
+        "smallsword", "Шпага", "Smallsword", "1d6-1", 9, "fencing", (MELEE,), "«Оружие»", dodge=1
+    ),
+    Weapon("spear", "Копьё", "Spear", "1d6", 10, "melee", (MELEE, THROWN), "«Оружие»"),
+    Weapon("rapier", "Рапира", "Rapier", "1d6+1", 10, "fencing", (MELEE,), "«Оружие»"),
+    Weapon(
+        "ordinary", "Обычное оружие", "Ordinary weapon", "1d6+2", 11, "melee", (MELEE,), "«Оружие»"
+    ),
+    Weapon("morningstar", "Моргенштерн", "Morningstar", "2d6-2", 12, "melee", (MELEE,), "«Оружие»"),
+    Weapon(
+        "halberd",
+        "Алебарда",
+        "Halberd",
+        "2d6-1",
+        13,
+        "melee",
+        (MELEE,),
+        "«Оружие»",
+        two_handed=True,
     ),
     Weapon(
         "great_weapon",
@@ -329,10 +475,10 @@ WEAPONS: tuple[Weapon, ...] = (
         14,
         "melee",
         (MELEE,),
-        "L210",
+        "«Оружие»",
         two_handed=True,
     ),
-    Weapon("flail", "Цеп", "Flail", "2d6+1", 15, "melee", (MELEE,), "L211", two_handed=True),
+    Weapon("flail", "Цеп", "Flail", "2d6+1", 15, "melee", (MELEE,), "«Оружие»", two_handed=True),
     Weapon(
         "improvised_small",
         "Импровизированное оружие (маленькое)",
@@ -341,7 +487,7 @@ WEAPONS: tuple[Weapon, ...] = (
         0,
         None,
         (MELEE,),
-        "L213",
+        "«Оружие»",
         attack_dex=-2,
         improvised=True,
         carried=False,
@@ -354,7 +500,7 @@ WEAPONS: tuple[Weapon, ...] = (
         0,
         None,
         (MELEE,),
-        "L213",
+        "«Оружие»",
         attack_dex=-4,
         improvised=True,
         carried=False,
@@ -367,7 +513,7 @@ WEAPONS: tuple[Weapon, ...] = (
         0,
         None,
         (MELEE,),
-        "L213",
+        "«Оружие»",
         attack_dex=-6,
         improvised=True,
         carried=False,
@@ -380,7 +526,7 @@ WEAPONS: tuple[Weapon, ...] = (
         0,
         "melee",
         (MELEE,),
-        "L215",
+        "«Оружие»",
         attack_dex=-1,
         bash="buckler",
         carried=False,
@@ -393,7 +539,7 @@ WEAPONS: tuple[Weapon, ...] = (
         0,
         "melee",
         (MELEE,),
-        "L216",
+        "«Оружие»",
         attack_dex=-2,
         bash="shield",
         carried=False,
@@ -406,7 +552,7 @@ WEAPONS: tuple[Weapon, ...] = (
         9,
         "throwing",
         (THROWN, MELEE),
-        "L218, L220",
+        "«Оружие»",
         thrown_only=True,
     ),
     Weapon(
@@ -417,7 +563,7 @@ WEAPONS: tuple[Weapon, ...] = (
         9,
         "throwing",
         (THROWN, MELEE),
-        "L218, L221",
+        "«Оружие»",
         thrown_only=True,
     ),
     Weapon(
@@ -428,7 +574,7 @@ WEAPONS: tuple[Weapon, ...] = (
         6,
         "throwing",
         (THROWN, MELEE),
-        "L218, L222",
+        "«Оружие»",
         thrown_only=True,
     ),
     Weapon(
@@ -439,11 +585,13 @@ WEAPONS: tuple[Weapon, ...] = (
         0,
         "throwing",
         (THROWN, MELEE),
-        "L218, L223",
+        "«Оружие»",
         thrown_only=True,
     ),
-    Weapon("sling", "Праща", "Sling", "1d6-1", 6, "throwing", (SHOT,), "L168, L172, L227"),
-    Weapon("bow", "Лук", "Bow", "1d6", 9, "shooting", (SHOT,), "L166, L172, L228", two_handed=True),
+    Weapon("sling", "Праща", "Sling", "1d6-1", 6, "throwing", (SHOT,), "«Атака»; «Оружие»"),
+    Weapon(
+        "bow", "Лук", "Bow", "1d6", 9, "shooting", (SHOT,), "«Атака»; «Оружие»", two_handed=True
+    ),
     Weapon(
         "longbow",
         "Длинный лук",
@@ -452,7 +600,7 @@ WEAPONS: tuple[Weapon, ...] = (
         10,
         "shooting",
         (SHOT,),
-        "L229",
+        "«Оружие»",
         two_handed=True,
     ),
     Weapon(
@@ -463,7 +611,7 @@ WEAPONS: tuple[Weapon, ...] = (
         11,
         "shooting",
         (SHOT,),
-        "L172, L230",
+        "«Атака»; «Оружие»",
         two_handed=True,
         reload_actions=1,
     ),
@@ -475,7 +623,7 @@ WEAPONS: tuple[Weapon, ...] = (
         12,
         "shooting",
         (SHOT,),
-        "L172, L231",
+        "«Атака»; «Оружие»",
         two_handed=True,
         reload_actions=2,
     ),
@@ -483,13 +631,13 @@ WEAPONS: tuple[Weapon, ...] = (
 WEAPONS_BY_KEY: dict[str, Weapon] = {w.key: w for w in WEAPONS}
 # Strikes that are not an item in the inventory: bare hands, claws, whatever is at hand.
 NATURAL = "natural"
-# A throwing-only weapon in melee is a small improvised weapon (L218).
+# A throwing-only weapon in melee is a small improvised weapon («Оружие»).
 SMALL_IMPROVISED = WEAPONS_BY_KEY["improvised_small"]
-# Bows and crossbows forbid moving in the shooter's turn; slings and throws do not (L166-L168).
+# Bows and crossbows forbid moving in the shooter's turn; slings and throws do not («Атака»).
 NO_MOVE_WEAPONS = frozenset({"bow", "longbow", "crossbow", "heavy_crossbow"})
 
 
-# --- armour and shields (L233-L243) -------------------------------------------------------------
+# --- armour and shields («Доспехи и щиты»)
 
 
 @dataclass(frozen=True)
@@ -500,17 +648,17 @@ class Armour:
     reduction: int
     max_dex: int | None
     blocks_casting: bool
-    seed: str
+    source: str
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 ARMOURS: tuple[Armour, ...] = (
     Armour("none", "Без доспеха", "No armour", 0, None, False, ""),
-    Armour("leather", "Кожаный доспех", "Leather armour", 1, 17, False, "L241"),
-    Armour("mail", "Кольчуга", "Mail", 2, 15, True, "L242, L348"),
-    Armour("plate", "Латы", "Plate", 3, 13, True, "L243, L348"),
+    Armour("leather", "Кожаный доспех", "Leather armour", 1, 17, False, "«Доспехи и щиты»"),
+    Armour("mail", "Кольчуга", "Mail", 2, 15, True, "«Доспехи и щиты»; «Колдовство»"),
+    Armour("plate", "Латы", "Plate", 3, 13, True, "«Доспехи и щиты»; «Колдовство»"),
 )
 ARMOURS_BY_KEY: dict[str, Armour] = {a.key: a for a in ARMOURS}
 
@@ -526,16 +674,16 @@ class Shield:
     ranged: int
     dodge: int
     bash: str
-    seed: str
+    source: str
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 SHIELDS: tuple[Shield, ...] = (
     Shield("none", "Без щита", "No shield", 0, 0, 0, "", ""),
-    Shield("buckler", "Баклер", "Buckler", -1, -2, 1, "buckler_bash", "L215, L235"),
-    Shield("shield", "Щит", "Shield", -2, -3, 2, "shield_bash", "L216, L237"),
+    Shield("buckler", "Баклер", "Buckler", -1, -2, 1, "buckler_bash", "«Оружие»; «Доспехи и щиты»"),
+    Shield("shield", "Щит", "Shield", -2, -3, 2, "shield_bash", "«Оружие»; «Доспехи и щиты»"),
 )
 SHIELDS_BY_KEY: dict[str, Shield] = {s.key: s for s in SHIELDS}
 
@@ -548,31 +696,31 @@ class Condition:
     """Something true of a creature that changes the rules for it.
 
     ``attack``: how attacks on the creature roll: ``auto_hit``, ``hard`` or ``very_hard``.
-    ``scene``: ends with the scene (charms, L346). ``helpless``: cannot react or act freely.
+    ``scene``: ends with the scene (charms, «Колдовство»). ``helpless``: cannot react or act freely.
     """
 
     key: str
     ru: str
     en: str
-    seed: str
+    source: str
     attack: str = ""
     scene: bool = False
     helpless: bool = False
     spell: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 CONDITIONS: tuple[Condition, ...] = (
-    Condition("prone", "Сбит с ног", "Knocked down", "L174"),
-    Condition("grappled", "В захвате", "Grappled", "L176-L178", attack="auto_hit", helpless=True),
-    Condition("grappling", "Держит захват", "Grappling", "L176"),
+    Condition("prone", "Сбит с ног", "Knocked down", "«Атака»"),
+    Condition("grappled", "В захвате", "Grappled", "«Атака»", attack="auto_hit", helpless=True),
+    Condition("grappling", "Держит захват", "Grappling", "«Атака»"),
     Condition(
         "bound",
         "Опутан",
         "Bound",
-        "L360-L361",
+        "«Чары»",
         attack="auto_hit",
         scene=True,
         helpless=True,
@@ -582,7 +730,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "strongly_bound",
         "Крепко опутан",
         "Strongly bound",
-        "L370-L371",
+        "«Чары»",
         attack="auto_hit",
         scene=True,
         helpless=True,
@@ -592,7 +740,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "frozen",
         "Заморожен",
         "Frozen",
-        "L395-L396",
+        "«Чары»",
         attack="auto_hit",
         scene=True,
         helpless=True,
@@ -602,7 +750,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "asleep",
         "Спит",
         "Asleep",
-        "L419-L420, L427-L428",
+        "«Чары»",
         attack="auto_hit",
         scene=True,
         helpless=True,
@@ -612,7 +760,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "blurred",
         "Размытый образ",
         "Blurred",
-        "L378-L379",
+        "«Чары»",
         attack="hard",
         scene=True,
         spell="blurred_image",
@@ -621,7 +769,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "invisible",
         "Невидим",
         "Invisible",
-        "L397-L398",
+        "«Чары»",
         attack="very_hard",
         scene=True,
         spell="invisibility",
@@ -630,7 +778,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "levitating",
         "Левитирует",
         "Levitating",
-        "L401-L402",
+        "«Чары»",
         attack="hard",
         scene=True,
         spell="levitation",
@@ -639,33 +787,31 @@ CONDITIONS: tuple[Condition, ...] = (
         "in_darkness",
         "Во тьме",
         "In darkness",
-        "L358-L359",
+        "«Чары»",
         attack="hard",
         scene=True,
         spell="darkness",
     ),
-    Condition("on_ice", "На льду", "On ice", "L389-L390", scene=True, spell="ice_underfoot"),
-    Condition("slowed", "Замедлен", "Slowed", "L380-L381", scene=True, spell="slow"),
-    Condition("hasted", "Ускорен", "Hasted", "L387-L388", scene=True, spell="speed"),
+    Condition("on_ice", "На льду", "On ice", "«Чары»", scene=True, spell="ice_underfoot"),
+    Condition("slowed", "Замедлен", "Slowed", "«Чары»", scene=True, spell="slow"),
+    Condition("hasted", "Ускорен", "Hasted", "«Чары»", scene=True, spell="speed"),
     Condition(
         "spatial_mirror",
         "Пространственное зеркало",
         "Spatial mirror",
-        "L391-L392",
+        "«Чары»",
         scene=True,
         spell="spatial_mirror",
     ),
     Condition(
-        "stone_skin", "Каменная кожа", "Stone skin", "L405-L406", scene=True, spell="stone_skin"
+        "stone_skin", "Каменная кожа", "Stone skin", "«Чары»", scene=True, spell="stone_skin"
     ),
-    Condition(
-        "iron_skin", "Железная кожа", "Iron skin", "L411-L412", scene=True, spell="iron_skin"
-    ),
+    Condition("iron_skin", "Железная кожа", "Iron skin", "«Чары»", scene=True, spell="iron_skin"),
     Condition(
         "magic_shield",
         "Волшебный щит",
         "Magic shield",
-        "L409-L410",
+        "«Чары»",
         scene=True,
         spell="magic_shield",
     ),
@@ -673,7 +819,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "witch_sight",
         "Колдовское зрение",
         "Witch sight",
-        "L399-L400",
+        "«Чары»",
         scene=True,
         spell="witch_sight",
     ),
@@ -681,29 +827,32 @@ CONDITIONS: tuple[Condition, ...] = (
         "mind_controlled",
         "Под контролем разума",
         "Mind-controlled",
-        "L423-L424",
+        "«Чары»",
         scene=True,
         spell="mind_control",
     ),
-    Condition("no_casting", "Проклят: не может колдовать", "Cursed: cannot cast", "L495"),
+    Condition(
+        "no_casting", "Проклят: не может колдовать", "Cursed: cannot cast", "«Структуры игры»"
+    ),
 )
 CONDITIONS_BY_KEY: dict[str, Condition] = {c.key: c for c in CONDITIONS}
 CONDITION_KEYS: tuple[str, ...] = tuple(CONDITIONS_BY_KEY)
-# Armour granted by charms, without a Dex cap (L406, L412).
+# Armour granted by charms, without a Dex cap («Чары»).
 SKIN_ARMOUR: dict[str, int] = {"stone_skin": 4, "iron_skin": 6}
 
 
-# --- spells (L340-L466) ----------------------------------------------------------------------
+# --- spells («Колдовство»; «Чары»; «Мгновенные заклинания»)
 
 
 @dataclass(frozen=True)
 class Spell:
     """One spell. ``direct`` (прямое): an opposed Mind check against the target; else a hard
-    Mind check (L342). ``touch`` (касание): no range (L352). ``self_ok``: the text allows
-    casting it on oneself. ``cost``: how the caster's self-damage works:
-    ``"x_before"`` X before the check (L385); ``"x_on_success"`` declared before, taken only on
-    success (L448); ``"to_one"`` 1 − target HP before the check (L446); ``"target_mind"`` the
-    target's Mind before the check (L466); ``""`` none.
+    Mind check («Колдовство»). ``touch`` (касание): no range («Колдовство»). ``self_ok``: the text
+    allows casting it on oneself. ``cost``: how the caster's self-damage works:
+    ``"x_before"`` X before the check («Чары»); ``"x_on_success"`` declared before, taken only on
+    success («Мгновенные заклинания»); ``"to_one"`` 1 − target HP before the check («Мгновенные
+    заклинания»); ``"target_mind"`` the target's Mind before the check («Мгновенные заклинания»);
+    ``""`` none.
     ``condition``: the condition the spell puts on its target. ``area``: e.g. ``"3x3"``.
     """
 
@@ -711,8 +860,8 @@ class Spell:
     ru: str
     en: str
     min_mind: int
-    kind: str  # "charm" (until the end of the scene) or "instant" (L346)
-    seed: str
+    kind: str  # "charm" (until the end of the scene) or "instant" («Колдовство»)
+    source: str
     effect_ru: str
     effect_en: str
     direct: bool = False
@@ -724,15 +873,17 @@ class Spell:
     targets: str = "one"  # "one", "area" (no creature), "many" (everyone around), "none"
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
-def _charm(key: str, ru: str, en: str, mind: int, seed: str, e_ru: str, e_en: str, **kw) -> Spell:
-    return Spell(key, ru, en, mind, "charm", seed, e_ru, e_en, **kw)
+def _charm(key: str, ru: str, en: str, mind: int, source: str, e_ru: str, e_en: str, **kw) -> Spell:
+    return Spell(key, ru, en, mind, "charm", source, e_ru, e_en, **kw)
 
 
-def _instant(key: str, ru: str, en: str, mind: int, seed: str, e_ru: str, e_en: str, **kw) -> Spell:
-    return Spell(key, ru, en, mind, "instant", seed, e_ru, e_en, **kw)
+def _instant(
+    key: str, ru: str, en: str, mind: int, source: str, e_ru: str, e_en: str, **kw
+) -> Spell:
+    return Spell(key, ru, en, mind, "instant", source, e_ru, e_en, **kw)
 
 
 _FIRE_RU = "Область {a}: вошедший или начавший в ней ход получает 2 повреждения, броня не помогает."
@@ -749,13 +900,13 @@ _X_BEFORE_RU = "Волшебник наносит себе X поврежден�
 _X_BEFORE_EN = "The caster takes X damage before the check; "
 
 SPELLS: tuple[Spell, ...] = (
-    # Charms (чары), L354-L439.
+    # Charms (чары), «Чары».
     _charm(
         "fire",
         "Огонь",
         "Fire",
         9,
-        "L356-L357",
+        "«Чары»",
         _FIRE_RU.format(a="1×1"),
         _FIRE_EN.format(a="1×1"),
         area="1x1",
@@ -766,7 +917,7 @@ SPELLS: tuple[Spell, ...] = (
         "Тьма",
         "Darkness",
         10,
-        "L358-L359",
+        "«Чары»",
         _DARK_RU.format(a="1×1"),
         _DARK_EN.format(a="1×1"),
         area="1x1",
@@ -778,7 +929,7 @@ SPELLS: tuple[Spell, ...] = (
         "Путы",
         "Bonds",
         11,
-        "L360-L361",
+        "«Чары»",
         "Единственное действие цели — проверка силы, чтобы разорвать путы; попадание по ней "
         "автоматическое.",
         "The target's only action is a Str check to break free; hits on it are automatic.",
@@ -790,7 +941,7 @@ SPELLS: tuple[Spell, ...] = (
         "Колонна",
         "Column",
         11,
-        "L362-L363",
+        "«Чары»",
         _WALL_RU.format(a="1×1"),
         _WALL_EN.format(a="1×1"),
         area="1x1",
@@ -801,7 +952,7 @@ SPELLS: tuple[Spell, ...] = (
         "Огненная лужа",
         "Fire pool",
         13,
-        "L364-L365",
+        "«Чары»",
         _FIRE_RU.format(a="3×3"),
         _FIRE_EN.format(a="3×3"),
         area="3x3",
@@ -812,7 +963,7 @@ SPELLS: tuple[Spell, ...] = (
         "Стена",
         "Wall",
         13,
-        "L366-L367",
+        "«Чары»",
         _WALL_RU.format(a="3×1"),
         _WALL_EN.format(a="3×1"),
         area="3x1",
@@ -823,7 +974,7 @@ SPELLS: tuple[Spell, ...] = (
         "Область тьмы",
         "Area of darkness",
         13,
-        "L368-L369",
+        "«Чары»",
         _DARK_RU.format(a="3×3"),
         _DARK_EN.format(a="3×3"),
         area="3x3",
@@ -835,7 +986,7 @@ SPELLS: tuple[Spell, ...] = (
         "Крепкие путы",
         "Strong bonds",
         15,
-        "L370-L371",
+        "«Чары»",
         "Как Путы, но разорвать их можно только сложной проверкой силы.",
         "As Bonds, but breaking free needs a hard Str check.",
         direct=True,
@@ -846,7 +997,7 @@ SPELLS: tuple[Spell, ...] = (
         "Огненное озеро",
         "Fire lake",
         16,
-        "L372-L373",
+        "«Чары»",
         _FIRE_RU.format(a="7×7"),
         _FIRE_EN.format(a="7×7"),
         area="7x7",
@@ -857,7 +1008,7 @@ SPELLS: tuple[Spell, ...] = (
         "Непреодолимая стена",
         "Impassable wall",
         16,
-        "L374-L375",
+        "«Чары»",
         _WALL_RU.format(a="7×1"),
         _WALL_EN.format(a="7×1"),
         area="7x1",
@@ -868,7 +1019,7 @@ SPELLS: tuple[Spell, ...] = (
         "Поглощающая тьма",
         "Devouring darkness",
         16,
-        "L376-L377",
+        "«Чары»",
         _DARK_RU.format(a="7×7"),
         _DARK_EN.format(a="7×7"),
         area="7x7",
@@ -880,7 +1031,7 @@ SPELLS: tuple[Spell, ...] = (
         "Размытый образ",
         "Blurred image",
         8,
-        "L378-L379",
+        "«Чары»",
         "Попасть по цели можно только сложной проверкой.",
         "Attacks on the target are hard checks.",
         touch=True,
@@ -891,7 +1042,7 @@ SPELLS: tuple[Spell, ...] = (
         "Замедление",
         "Slow",
         8,
-        "L380-L381",
+        "«Чары»",
         "Цель двигается лишь на четверть своей ловкости.",
         "The target moves only a quarter of its Dex.",
         direct=True,
@@ -902,7 +1053,7 @@ SPELLS: tuple[Spell, ...] = (
         "Форсаж энергий",
         "Energy boost",
         9,
-        "L382-L383",
+        "«Чары»",
         "+1 к выбранной характеристике.",
         "+1 to a chosen stat.",
         touch=True,
@@ -913,7 +1064,7 @@ SPELLS: tuple[Spell, ...] = (
         "Энергетический удар",
         "Energy strike",
         9,
-        "L384-L385",
+        "«Чары»",
         _X_BEFORE_RU + "ловкость цели падает на X.",
         _X_BEFORE_EN + "the target loses X Dex.",
         direct=True,
@@ -924,7 +1075,7 @@ SPELLS: tuple[Spell, ...] = (
         "Ментальный удар",
         "Mind strike",
         9,
-        "L386",
+        "«Чары»",
         _X_BEFORE_RU + "разум цели падает на X.",
         _X_BEFORE_EN + "the target loses X Mind.",
         direct=True,
@@ -935,7 +1086,7 @@ SPELLS: tuple[Spell, ...] = (
         "Скорость",
         "Speed",
         10,
-        "L387-L388",
+        "«Чары»",
         "Скорость цели становится равной её ловкости.",
         "The target's movement equals its Dex.",
         touch=True,
@@ -946,7 +1097,7 @@ SPELLS: tuple[Spell, ...] = (
         "Лёд под ногами",
         "Ice underfoot",
         10,
-        "L389-L390",
+        "«Чары»",
         _ICE_RU.format(a="1×1"),
         _ICE_EN.format(a="1×1"),
         area="1x1",
@@ -958,7 +1109,7 @@ SPELLS: tuple[Spell, ...] = (
         "Пространственное зеркало",
         "Spatial mirror",
         11,
-        "L391-L392",
+        "«Чары»",
         "Метательное и стрелковое оружие возвращается: выпавшее попадание попадает в стреляющего.",
         "Thrown and shot attacks rebound: a roll that hits hits the shooter.",
         touch=True,
@@ -970,7 +1121,7 @@ SPELLS: tuple[Spell, ...] = (
         "Заморозка пола",
         "Floor freeze",
         11,
-        "L393-L394",
+        "«Чары»",
         _ICE_RU.format(a="3×3"),
         _ICE_EN.format(a="3×3"),
         area="3x3",
@@ -982,7 +1133,7 @@ SPELLS: tuple[Spell, ...] = (
         "Заморозка",
         "Freeze",
         12,
-        "L395-L396",
+        "«Чары»",
         "Атака по цели попадает автоматически, но прекращает заклинание.",
         "Attacks on the target hit automatically but end the spell.",
         direct=True,
@@ -993,7 +1144,7 @@ SPELLS: tuple[Spell, ...] = (
         "Невидимость",
         "Invisibility",
         12,
-        "L397-L398",
+        "«Чары»",
         "Атака по цели — очень сложная проверка (4d10).",
         "Attacks on the target need a very hard check (4d10).",
         touch=True,
@@ -1004,7 +1155,7 @@ SPELLS: tuple[Spell, ...] = (
         "Колдовское зрение",
         "Witch sight",
         12,
-        "L399-L400",
+        "«Чары»",
         "Волшебник видит сквозь преграды, в т.ч. волшебные.",
         "The caster sees through barriers, magical ones included.",
         targets="none",
@@ -1015,7 +1166,7 @@ SPELLS: tuple[Spell, ...] = (
         "Левитация",
         "Levitation",
         13,
-        "L401-L402",
+        "«Чары»",
         "Цель летает со скоростью, равной ловкости; атаки по летящей — сложная проверка.",
         "The target flies at speed = Dex; attacks on it while it flies are hard checks.",
         touch=True,
@@ -1027,7 +1178,7 @@ SPELLS: tuple[Spell, ...] = (
         "Ледяное озеро",
         "Ice lake",
         13,
-        "L403-L404",
+        "«Чары»",
         _ICE_RU.format(a="7×7"),
         _ICE_EN.format(a="7×7"),
         area="7x7",
@@ -1039,7 +1190,7 @@ SPELLS: tuple[Spell, ...] = (
         "Каменная кожа",
         "Stone skin",
         13,
-        "L405-L406",
+        "«Чары»",
         "Броня 4 без ограничения ловкости; не сочетается с Железной кожей и второй Каменной.",
         "Armour 4 with no Dex cap; cannot combine with Iron skin or another Stone skin.",
         touch=True,
@@ -1051,7 +1202,7 @@ SPELLS: tuple[Spell, ...] = (
         "Развеивание чар",
         "Dispel charms",
         14,
-        "L407-L408",
+        "«Чары»",
         "Снимает любые чары с области или цели.",
         "Removes all charms from an area or target.",
         touch=True,
@@ -1062,7 +1213,7 @@ SPELLS: tuple[Spell, ...] = (
         "Волшебный щит",
         "Magic shield",
         14,
-        "L409-L410",
+        "«Чары»",
         "Цель не может стать целью прямых и касательных заклинаний.",
         "The target cannot be targeted by direct or touch spells.",
         touch=True,
@@ -1073,7 +1224,7 @@ SPELLS: tuple[Spell, ...] = (
         "Железная кожа",
         "Iron skin",
         15,
-        "L411-L412",
+        "«Чары»",
         "Броня 6 без ограничения ловкости; не сочетается с Каменной кожей и второй Железной.",
         "Armour 6 with no Dex cap; cannot combine with Stone skin or another Iron skin.",
         touch=True,
@@ -1085,7 +1236,7 @@ SPELLS: tuple[Spell, ...] = (
         "Рассеивание магии",
         "Dispel magic",
         15,
-        "L413-L414",
+        "«Чары»",
         "Снимает любые чары с области или цели, на расстоянии.",
         "Removes all charms from an area or target, at range.",
         self_ok=True,
@@ -1095,7 +1246,7 @@ SPELLS: tuple[Spell, ...] = (
         "Заклинание смерти",
         "Death spell",
         16,
-        "L415-L416",
+        "«Чары»",
         _X_BEFORE_RU + "цель получает 2X повреждений.",
         _X_BEFORE_EN + "the target takes 2X.",
         direct=True,
@@ -1106,7 +1257,7 @@ SPELLS: tuple[Spell, ...] = (
         "Образ",
         "Image",
         8,
-        "L417-L418",
+        "«Чары»",
         _IMAGE_RU.format(a="1×1"),
         _IMAGE_EN.format(a="1×1"),
         area="1x1",
@@ -1117,7 +1268,7 @@ SPELLS: tuple[Spell, ...] = (
         "Сон",
         "Sleep",
         11,
-        "L419-L420",
+        "«Чары»",
         "Цель засыпает; атака попадает автоматически, но будит; разбудить можно действием.",
         "The target falls asleep; an attack hits automatically but wakes it; an action also "
         "wakes it.",
@@ -1129,7 +1280,7 @@ SPELLS: tuple[Spell, ...] = (
         "Большой образ",
         "Large image",
         11,
-        "L421-L422",
+        "«Чары»",
         _IMAGE_RU.format(a="4×4"),
         _IMAGE_EN.format(a="4×4"),
         area="4x4",
@@ -1140,7 +1291,7 @@ SPELLS: tuple[Spell, ...] = (
         "Контроль разума",
         "Mind control",
         13,
-        "L423-L424",
+        "«Чары»",
         "Как успешная проверка дипломатии (враждебный) или харизмы (нейтральный).",
         "Counts as a successful Diplomacy (hostile) or Charisma (neutral) check.",
         condition="mind_controlled",
@@ -1150,7 +1301,7 @@ SPELLS: tuple[Spell, ...] = (
         "Огромный образ",
         "Huge image",
         15,
-        "L425-L426",
+        "«Чары»",
         _IMAGE_RU.format(a="7×7"),
         _IMAGE_EN.format(a="7×7"),
         area="7x7",
@@ -1161,7 +1312,7 @@ SPELLS: tuple[Spell, ...] = (
         "Массовый сон",
         "Mass sleep",
         16,
-        "L427-L428",
+        "«Чары»",
         "Все в области 7×7, проигравшие противопоставленную проверку разума, засыпают.",
         "Everyone in a 7×7 area who loses an opposed Mind check falls asleep.",
         direct=True,
@@ -1174,7 +1325,7 @@ SPELLS: tuple[Spell, ...] = (
         "Обращение в человековолка",
         "Werewolf form",
         11,
-        "L429-L430",
+        "«Чары»",
         "Сила прежняя, ловкость 13, скорость 8, когти d6+1, броня 1 без ограничения ловкости.",
         "Str unchanged, Dex 13, movement 8, claws d6+1, armour 1 with no Dex cap.",
         touch=True,
@@ -1184,7 +1335,7 @@ SPELLS: tuple[Spell, ...] = (
         "Обращение в человекомедведя",
         "Werebear form",
         13,
-        "L431-L432",
+        "«Чары»",
         "Сила ×3, ловкость 11, когти 3d6, броня 2; полученные повреждения исчезают.",
         "Str ×3, Dex 11, claws 3d6, armour 2; damage taken in this form vanishes.",
         touch=True,
@@ -1194,7 +1345,7 @@ SPELLS: tuple[Spell, ...] = (
         "Обращение в гаргулиска",
         "Gargoyle form",
         16,
-        "L433-L434",
+        "«Чары»",
         "Сила ×2, ловкость 11, полёт 16, руки 2d6, броня 4; повреждения остаются.",
         "Str ×2, Dex 11, flying 16, fists 2d6, armour 4; damage taken remains.",
         touch=True,
@@ -1204,7 +1355,7 @@ SPELLS: tuple[Spell, ...] = (
         "Призыв волка",
         "Summon wolf",
         9,
-        "L435-L436",
+        "«Чары»",
         "Волк: сила 10, ловкость 13, разум 6, повреждения 1d6+1, шкура 1.",
         "A wolf: Str 10, Dex 13, Mind 6, damage 1d6+1, hide 1.",
         targets="none",
@@ -1214,7 +1365,7 @@ SPELLS: tuple[Spell, ...] = (
         "Призыв солдата",
         "Summon soldier",
         10,
-        "L437",
+        "«Чары»",
         "Солдат: сила 12, ловкость 12, разум 8, обычное оружие и щит.",
         "A soldier: Str 12, Dex 12, Mind 8, ordinary weapon and shield.",
         targets="none",
@@ -1224,18 +1375,18 @@ SPELLS: tuple[Spell, ...] = (
         "Призыв сущности",
         "Summon entity",
         14,
-        "L438-L439",
+        "«Чары»",
         "Элементал: сила 45, ловкость 10, разум 8, повреждения 3d6+3, броня 3.",
         "An elemental: Str 45, Dex 10, Mind 8, damage 3d6+3, armour 3.",
         targets="none",
     ),
-    # Instant spells (мгновенные), L441-L466.
+    # Instant spells (мгновенные), «Мгновенные заклинания».
     _instant(
         "heal_wounds",
         "Лечение ран",
         "Heal wounds",
         10,
-        "L443-L444",
+        "«Мгновенные заклинания»",
         _X_BEFORE_RU + "цель восстанавливает 2X хитов до максимума.",
         _X_BEFORE_EN + "the target regains 2X HP up to max.",
         touch=True,
@@ -1246,7 +1397,7 @@ SPELLS: tuple[Spell, ...] = (
         "Возвращение к жизни",
         "Return to life",
         14,
-        "L445-L446",
+        "«Мгновенные заклинания»",
         "Недавно умерший получает 1 хит; волшебник до проверки получает столько "
         "повреждений, сколько хитов восстановлено.",
         "A recently dead character goes back up to 1 HP; the caster takes the HP restored "
@@ -1259,7 +1410,7 @@ SPELLS: tuple[Spell, ...] = (
         "Волшебный удар",
         "Magic strike",
         8,
-        "L447-L448",
+        "«Мгновенные заклинания»",
         "X объявляется до проверки; при успехе волшебник получает X, цель — Xd6.",
         "Declare X before the check; on success the caster takes X and the target Xd6.",
         touch=True,
@@ -1270,7 +1421,7 @@ SPELLS: tuple[Spell, ...] = (
         "Горячее оружие",
         "Hot weapon",
         8,
-        "L449-L450",
+        "«Мгновенные заклинания»",
         "Цель бросает оружие на пол.",
         "The target drops its weapon.",
         direct=True,
@@ -1280,7 +1431,7 @@ SPELLS: tuple[Spell, ...] = (
         "Волшебный толчок",
         "Magic push",
         10,
-        "L451-L452",
+        "«Мгновенные заклинания»",
         "Цель сдвигается на одну дистанцию или падает.",
         "The target moves 1 unit or is knocked down.",
         direct=True,
@@ -1290,7 +1441,7 @@ SPELLS: tuple[Spell, ...] = (
         "Взрыв",
         "Blast",
         12,
-        "L453-L454",
+        "«Мгновенные заклинания»",
         "Все рядом с волшебником получают d6 повреждений.",
         "Everyone next to the caster takes d6.",
         targets="many",
@@ -1300,7 +1451,7 @@ SPELLS: tuple[Spell, ...] = (
         "Взрывное оружие",
         "Exploding weapon",
         12,
-        "L455-L456",
+        "«Мгновенные заклинания»",
         "Оружие цели разлетается; цель получает d3 повреждений.",
         "The target's weapon shatters and the target takes d3.",
     ),
@@ -1309,7 +1460,7 @@ SPELLS: tuple[Spell, ...] = (
         "Огненный шар",
         "Fireball",
         12,
-        "L457-L458",
+        "«Мгновенные заклинания»",
         "Как Волшебный удар, но на расстоянии; может начать пожар.",
         "As Magic strike, but at range; may start a fire.",
         cost="x_on_success",
@@ -1319,7 +1470,7 @@ SPELLS: tuple[Spell, ...] = (
         "Молния",
         "Lightning",
         14,
-        "L459-L460",
+        "«Мгновенные заклинания»",
         "3d6 повреждений цели.",
         "3d6 damage to the target.",
         direct=True,
@@ -1329,7 +1480,7 @@ SPELLS: tuple[Spell, ...] = (
         "Вспышка",
         "Flash",
         8,
-        "L461-L462",
+        "«Мгновенные заклинания»",
         "Все рядом со вспышкой пропускают следующий ход.",
         "Everyone next to the flash skips their next turn.",
         targets="many",
@@ -1339,7 +1490,7 @@ SPELLS: tuple[Spell, ...] = (
         "Телепорт",
         "Teleport",
         15,
-        "L463-L464",
+        "«Мгновенные заклинания»",
         "Перемещает персонажа из одной области в другую; цель может не сопротивляться.",
         "Moves a character from one area to another; the target may choose not to resist.",
         direct=True,
@@ -1349,7 +1500,7 @@ SPELLS: tuple[Spell, ...] = (
         "Возвращение в мир живых",
         "Return to the world of the living",
         16,
-        "L465-L466",
+        "«Мгновенные заклинания»",
         "Душа умершего входит в тело цели; при успехе цель умирает. Сила — цели, ловкость, "
         "разум и навыки — умершего. Волшебник до проверки получает повреждения, равные "
         "разуму цели.",
@@ -1364,14 +1515,14 @@ SPELLS_BY_KEY: dict[str, Spell] = {s.key: s for s in SPELLS}
 SPELL_KEYS: tuple[str, ...] = tuple(SPELLS_BY_KEY)
 
 
-# --- shapes taken by transformation spells and summoned creatures (L429-L439) -------------------
+# --- shapes taken by transformation spells and summoned creatures («Чары») -------------------
 
 
 @dataclass(frozen=True)
 class Form:
     """A body a Transformation charm gives. ``str_mult`` multiplies Str; ``dex``/``movement``
     replace the normal values (``None``: computed as usual); ``damage_vanishes`` (werebear,
-    L432) or stays (gargoyle, L434)."""
+    «Чары») or stays (gargoyle, «Чары»)."""
 
     key: str
     spell: str
@@ -1386,7 +1537,7 @@ class Form:
     damage_vanishes: bool
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 FORMS: tuple[Form, ...] = (
@@ -1425,7 +1576,7 @@ class Summon:
     shield: str = "none"
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 SUMMONS: tuple[Summon, ...] = (
@@ -1458,7 +1609,7 @@ ELEMENTS: tuple[Choice, ...] = (
 )
 
 
-# --- traps (L543-L563) ---------------------------------------------------------------------------
+# --- traps («Ловушки») ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -1477,13 +1628,13 @@ class Trap:
     en: str
     avoid: str
     effect: str
-    seed: str
+    source: str
     damage: str = ""
     depth: str = ""
     spikes: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return without_seed(asdict(self))
+        return without_source(asdict(self))
 
 
 TRAPS: tuple[Trap, ...] = (
@@ -1494,11 +1645,11 @@ TRAPS: tuple[Trap, ...] = (
         "Arrow from the wall",
         "dex",
         "damage",
-        "L545",
+        "«Ловушки»",
         damage="1d6",
     ),
-    Trap(2, "ceiling", "Опускается потолок", "Descending ceiling", "dex", "ceiling", "L547"),
-    Trap(3, "pit", "Яма-ловушка", "Pit", "dex", "pit", "L549", depth="1d10+3"),
+    Trap(2, "ceiling", "Опускается потолок", "Descending ceiling", "dex", "ceiling", "«Ловушки»"),
+    Trap(3, "pit", "Яма-ловушка", "Pit", "dex", "pit", "«Ловушки»", depth="1d10+3"),
     Trap(
         4,
         "poison_arrow",
@@ -1506,11 +1657,11 @@ TRAPS: tuple[Trap, ...] = (
         "Poisoned arrow",
         "dex",
         "poison",
-        "L551",
+        "«Ловушки»",
         damage="1d6",
     ),
-    Trap(5, "curse", "Насылаемое проклятье", "Curse", "mind", "curse", "L553"),
-    Trap(6, "acid_gas", "Кислотный газ", "Acid gas", "str", "damage", "L555", damage="3d6"),
+    Trap(5, "curse", "Насылаемое проклятье", "Curse", "mind", "curse", "«Ловушки»"),
+    Trap(6, "acid_gas", "Кислотный газ", "Acid gas", "str", "damage", "«Ловушки»", damage="3d6"),
     Trap(
         7,
         "spring_axe",
@@ -1518,7 +1669,7 @@ TRAPS: tuple[Trap, ...] = (
         "Spring-loaded axe",
         "dex",
         "damage",
-        "L557",
+        "«Ловушки»",
         damage="2d6",
     ),
     Trap(
@@ -1528,7 +1679,7 @@ TRAPS: tuple[Trap, ...] = (
         "Exploding weapon spell",
         "mind",
         "exploding_weapon",
-        "L559",
+        "«Ловушки»",
     ),
     Trap(
         9,
@@ -1537,7 +1688,7 @@ TRAPS: tuple[Trap, ...] = (
         "Magic blow to the body",
         "mind",
         "damage",
-        "L561",
+        "«Ловушки»",
         damage="4d6",
     ),
     Trap(
@@ -1547,7 +1698,7 @@ TRAPS: tuple[Trap, ...] = (
         "Spiked pit",
         "dex",
         "pit",
-        "L563",
+        "«Ловушки»",
         depth="1d10+3",
         spikes="3d6",
     ),

@@ -1,4 +1,4 @@
-"""Сказания волшебного мира moves and sheet actions as data (seed 003): names, triggers,
+"""Сказания волшебного мира moves and sheet actions as data: names, triggers,
 parameters and result texts. ``describe()`` and ``resolve`` read the same specs, so a form and
 the rule behind it cannot drift apart.
 
@@ -151,12 +151,12 @@ ATTACK_RESULTS = {
 }
 
 
-def _move(key: str, ru: str, en: str, trigger: Text, seed: str, **kw: Any) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, **kw)
+def _move(key: str, ru: str, en: str, trigger: Text, source: str, **kw: Any) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, **kw)
 
 
-def _action(key: str, ru: str, en: str, trigger: Text, seed: str, **kw: Any) -> MoveSpec:
-    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, seed=seed, kind="action", **kw)
+def _action(key: str, ru: str, en: str, trigger: Text, source: str, **kw: Any) -> MoveSpec:
+    return MoveSpec(key=key, ru=ru, en=en, trigger=trigger, source=source, kind="action", **kw)
 
 
 MOVES: tuple[MoveSpec, ...] = (
@@ -169,7 +169,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Исход не очевиден: 2d10 (сложная — 3d10) не выше характеристики.",
             "The outcome is unclear: 2d10 (hard: 3d10) at most the stat.",
         ),
-        "L116-L122",
+        "«Проверка ловкости, силы и разума»",
         roll="stat",
         params=_params(CHECK_PARAMS, stat=STAT, skill=OPT_SKILL, detail=DETAIL),
         results=CHECK_RESULTS,
@@ -182,7 +182,10 @@ MOVES: tuple[MoveSpec, ...] = (
             "Проверка характеристики навыка, +1 за уровень; особые последствия навыка.",
             "A check of the skill's stat, +1 per level, with the skill's own effects.",
         ),
-        "L245-L338",
+        (
+            "«Навыки»; «Боевые навыки»; «Спортивные навыки»; «Социальные навыки»; "
+            "«Навыки выживания»; «Воровские навыки»; «Ремёсла»"
+        ),
         roll="skill",
         params=_params(
             CHECK_PARAMS,
@@ -210,7 +213,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Кто-то мешает: каждый бросает сколько хватит смелости d10; перебор проигрывает.",
             "Someone opposes: each rolls as many d10 as they dare; a bust loses.",
         ),
-        "L124-L130",
+        "«Противопоставленная проверка»",
         roll="opposed",
         params=_params(
             OPPOSED_PARAMS,
@@ -238,7 +241,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "действует противник.",
             "One side did not expect the battle: it rolls d6; on 1-4 the enemy acts first.",
         ),
-        "L138-L140",
+        "«Внезапность»",
         subject="battle",
         roll="d6",
         params=_params(
@@ -262,7 +265,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Успешная проверка разума с тактикой отдаёт инициативу стороне персонажей.",
             "A successful Mind check with Tactics gives the initiative to the characters.",
         ),
-        "L303-L304",
+        "«Навыки выживания»",
         subject="battle",
         roll="mind",
         params=_params(
@@ -278,7 +281,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Каждая сторона бросает d10; у кого больше, тот действует первым, дальше по очереди.",
             "Each side rolls d10; the higher acts first, then they alternate.",
         ),
-        "L134-L136",
+        "«Инициатива»",
         subject="battle",
         roll="d10",
         results={
@@ -292,7 +295,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Черёд другой стороны",
         "Next side",
         _t("Сторона закончила: черёд другой.", "A side has finished: the other acts."),
-        "L136, L144",
+        "«Инициатива»; «Ходы»",
         subject="battle",
     ),
     _action(
@@ -304,7 +307,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "пропускает ход.",
             "A character's turn: move half Dex and one action; one who reacted skips it.",
         ),
-        "L146-L156",
+        "«Ход»; «Атака»",
         params=_params(
             in_fire=BoolField(
                 ru="Начинает ход в огне",
@@ -319,14 +322,14 @@ MOVES: tuple[MoveSpec, ...] = (
         "Новый раунд",
         "New round",
         _t("Реагировать снова можно раз в раунд.", "A reaction is again possible once a round."),
-        "L156, L182",
+        "«Атака»",
     ),
     _action(
         "move",
         "Движение",
         "Move",
         _t("Пройти часть дистанции хода.", "Move part of the turn's distance."),
-        "L148-L154, L166",
+        "«Ход»; «Атака»",
         params=_params(
             units=IntField(ru="Сколько", en="Units", default=1, min=1, max=999),
             with_action=BoolField(
@@ -343,7 +346,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Достать или убрать оружие — действие, бросить — нет.",
             "Drawing or sheathing is an action; dropping is free.",
         ),
-        "L180, L196, L202",
+        "«Атака»; «Оружие»",
         params=_params(
             op=ChoiceField(
                 ru="Что сделать",
@@ -366,7 +369,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Перезарядка",
         "Reload",
         _t("Арбалет — действие, тяжёлый арбалет — два.", "A crossbow: 1 action; heavy: 2."),
-        "L172",
+        "«Атака»",
         params=_params(
             index=IntField(ru="Номер оружия", en="Weapon's index", default=0, min=0, max=19)
         ),
@@ -380,7 +383,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "двигаться нельзя.",
             "One strike, shot or throw at one enemy: 2d10 at most Dex; no moving after it.",
         ),
-        "L110-L114, L152-L170, L194-L243",
+        "«Проверка на попадание по врагу»; «Атака»; «Оружие»; «Доспехи и щиты»",
         roll="dex",
         params=_params(ATTACK_PARAMS),
         results=ATTACK_RESULTS,
@@ -393,7 +396,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Кто-то прошёл слишком близко: атака ценой следующего действия, раз в раунд.",
             "Someone moved too close: attack at the cost of the next action, once a round.",
         ),
-        "L182",
+        "«Атака»",
         roll="dex",
         params=_params(ATTACK_PARAMS),
         results=ATTACK_RESULTS,
@@ -407,7 +410,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "или отступает на одну дистанцию.",
             "An opposed Str or Dex check declared beforehand: the target falls or steps back.",
         ),
-        "L174",
+        "«Атака»",
         roll="opposed",
         params=_params(
             OPPOSED_PARAMS,
@@ -431,7 +434,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Захват",
         "Grapple",
         _t("Выиграть противопоставленную проверку силы.", "Win an opposed Str check."),
-        "L176-L178",
+        "«Атака»",
         roll="opposed",
         params=_params(OPPOSED_PARAMS, target=TARGET, bonus=BONUS),
         results=OPPOSED_RESULTS,
@@ -444,7 +447,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Отпустить, нанести автоматический урон или перейти вместе на одну дистанцию.",
             "Release, deal automatic damage, or move 1 unit together.",
         ),
-        "L176",
+        "«Атака»",
         params=_params(
             op=ChoiceField(
                 ru="Что сделать",
@@ -464,7 +467,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Вырваться из захвата",
         "Break free",
         _t("Выиграть противопоставленную проверку силы.", "Win an opposed Str check."),
-        "L176",
+        "«Атака»",
         roll="opposed",
         params=_params(
             OPPOSED_PARAMS,
@@ -481,7 +484,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Проверка силы; для крепких пут — сложная.",
             "A Str check; a hard one for Strong bonds.",
         ),
-        "L361, L371",
+        "«Чары»",
         roll="str",
         params=_params(bonus=BONUS),
         results=CHECK_RESULTS,
@@ -495,7 +498,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "разума (с посохом — обычная).",
             "Direct: an opposed Mind check; indirect: a hard Mind check (normal with a staff).",
         ),
-        "L340-L466",
+        "«Колдовство»; «Чары»; «Мгновенные заклинания»",
         roll="mind",
         params=_params(
             OPPOSED_PARAMS,
@@ -546,7 +549,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Вернуть человеческий облик",
         "Return to human shape",
         _t("Конец превращения.", "The transformation ends."),
-        "L429-L434",
+        "«Чары»",
     ),
     # --- wounds, rest, hazards -----------------------------------------------------------------
     _action(
@@ -554,7 +557,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Получить повреждения",
         "Take damage",
         _t("Хиты 0 или меньше — смерть.", "At 0 HP or less the character dies."),
-        "L184-L188, L239",
+        "«Ранения и лечение»; «Доспехи и щиты»",
         params=_params(
             amount=IntField(ru="Повреждения", en="Damage", default=1, min=0, max=999),
             ignores_armour=BoolField(ru="Броня не помогает", en="Armour does not help"),
@@ -566,7 +569,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Восстановить хиты",
         "Heal",
         _t("Не выше максимума.", "Never above max."),
-        "L186",
+        "«Ранения и лечение»",
         params=_params(amount=IntField(ru="Хиты", en="HP", default=1, min=1, max=999)),
     ),
     _action(
@@ -577,7 +580,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Семь дней полного покоя возвращают все хиты; любое прерывание сбрасывает счёт.",
             "Seven days of full rest restore all HP; any interruption resets the count.",
         ),
-        "L190",
+        "«Ранения и лечение»",
         params=_params(interrupted=BoolField(ru="Отдых прерван", en="Rest interrupted")),
     ),
     _action(
@@ -585,7 +588,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Выпить зелье",
         "Drink a potion",
         _t("Зелье лечения или алхимическое.", "A healing or an alchemical potion."),
-        "L322, L338",
+        "«Ремёсла»",
         params=_params(
             index=IntField(ru="Номер зелья", en="Potion's index", default=0, min=0, max=29)
         ),
@@ -595,7 +598,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Получить пункты духа",
         "Gain spirit points",
         _t("Слушатель исполнения получает пункты духа.", "A listener gains spirit points."),
-        "L326",
+        "«Ремёсла»",
         params=_params(points=IntField(ru="Пункты", en="Points", default=1, min=1, max=99)),
     ),
     _action(
@@ -603,14 +606,14 @@ MOVES: tuple[MoveSpec, ...] = (
         "Конец сцены",
         "End of scene",
         _t("Чары рассеиваются.", "Charms end."),
-        "L346, L485",
+        "«Колдовство»; «Структуры игры»",
     ),
     _action(
         "set_condition",
         "Отметить состояние",
         "Set a condition",
         _t("Тьма, лёд, сбит с ног и т.п.", "Darkness, ice, knocked down and so on."),
-        "L174-L178, L354-L439",
+        "«Атака»; «Чары»",
         params=_params(
             condition=ChoiceField(
                 ru="Состояние",
@@ -630,7 +633,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Болезнь, проклятье и т.п.; сила меняет и максимум хитов.",
             "Disease, a curse…; Str also changes max HP.",
         ),
-        "L491-L495",
+        "«Структуры игры»",
         params=_params(
             stat=STAT,
             delta=IntField(ru="На сколько", en="By", default=-1, min=-200, max=200),
@@ -655,7 +658,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "1d6 за каждые 2 м после первых двух; акробатика снимает 1d6 за уровень.",
             "1d6 per 2 m beyond the first 2 m; Acrobatics removes 1d6 per level.",
         ),
-        "L272, L489",
+        "«Спортивные навыки»; «Структуры игры»",
         roll="damage",
         params=_params(metres=IntField(ru="Метров", en="Metres", default=2, min=0, max=1000)),
     ),
@@ -667,7 +670,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Каждый день без еды после первого отнимает силу; с едой она возвращается по 1.",
             "Each foodless day after the first costs Str; with food it returns 1 a day.",
         ),
-        "L491",
+        "«Структуры игры»",
         params=_params(ate=BoolField(ru="Ел", en="Ate", default=True)),
     ),
     _move(
@@ -678,7 +681,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "d10 по таблице ловушек; избежать — проверка указанной характеристики.",
             "d10 on the trap table; avoid it with a check of the listed stat.",
         ),
-        "L543-L563",
+        "«Ловушки»",
         roll="trap",
         params=_params(
             trap=ChoiceField(
@@ -711,7 +714,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Траты на бесполезное для приключений дают опыт, на снаряжение — нет.",
             "Spending on things useless for adventuring gives XP; on gear it does not.",
         ),
-        "L470, L481",
+        "«Развитие персонажа»",
         params=_params(
             silver=IntField(ru="Серебро", en="Silver", default=0, min=0, max=10**9),
             gold=IntField(ru="Золото", en="Gold", default=0, min=0, max=10**9),
@@ -742,7 +745,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Понравившаяся драгоценность даёт опыт, но продать её уже нельзя.",
             "A kept trinket gives XP but can never be sold.",
         ),
-        "L481",
+        "«Развитие персонажа»",
         params=_params(
             value=IntField(ru="Стоимость", en="Value", default=0, min=0, max=10**9),
             name=StrField(ru="Что это", en="What it is", max_length=100),
@@ -753,7 +756,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Записать опыт",
         "Add XP",
         _t("Опыт по решению ведущего.", "XP as the GM decides."),
-        "L470",
+        "«Развитие персонажа»",
         params=_params(amount=IntField(ru="Опыт", en="XP", default=0, min=-(10**9), max=10**9)),
     ),
     _action(
@@ -761,7 +764,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Взять навык за опыт",
         "Buy a skill with XP",
         _t("1000 опыта: новый навык или уровень.", "1000 XP: a new skill or a level."),
-        "L472-L474",
+        "«Развитие персонажа»",
         params=_params(
             skill=ChoiceField(
                 ru="Навык", en="Skill", default=None, required=True, choices=choices_of(SKILLS)
@@ -777,7 +780,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "1000 опыта, если позволяет происхождение и разум.",
             "1000 XP, if origin and Mind allow.",
         ),
-        "L350, L475",
+        "«Колдовство»; «Развитие персонажа»",
         params=_params(
             spell=ChoiceField(
                 ru="Заклинание",
@@ -793,7 +796,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Повысить характеристику",
         "Raise a stat",
         _t("Новое значение × 1000 опыта.", "New value × 1000 XP."),
-        "L477-L479",
+        "«Развитие персонажа»",
         params=_params(stat=STAT),
     ),
     # --- random tables -------------------------------------------------------------------------
@@ -802,7 +805,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Бросок по таблице",
         "Roll on a table",
         _t("Любая случайная таблица игры.", "Any random table of the game."),
-        "L499-L577",
+        "«Подземелье»; «Ловушки»; «Открытая местность и города»",
         subject="none",
         roll="table",
         params=_params(
@@ -819,7 +822,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Комната подземелья",
         "Dungeon room",
         _t("Для каждой комнаты d10 и d6.", "For each room, d10 and d6."),
-        "L499-L541",
+        "«Подземелье»",
         subject="none",
         roll="table",
     ),
@@ -828,7 +831,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Сокровище",
         "Treasure",
         _t("Каждая строка — свой d10.", "Each line rolls its own d10."),
-        "L519-L541",
+        "«Подземелье»",
         subject="none",
         roll="table",
         params=_params(

@@ -1,5 +1,6 @@
 """Pure rule pieces shared by the moves: damage and death, healing, forms, scene ends, and
-working out an attack before any die is rolled (seed 003 L146-L243, L340-L466).
+working out an attack before any die is rolled («Ход»; «Атака»; «Ранения и лечение»; «Оружие»;
+«Доспехи и щиты»; «Колдовство»; «Чары»; «Мгновенные заклинания»).
 
 Every function takes sheets it may change as private copies made by the caller, or returns
 new ones; none touches a caller's input.
@@ -50,18 +51,20 @@ def err(path: str, ru: str, en: str) -> RulesError:
 
 
 def after_armour(raw: int, armour: int, *, hit: bool) -> int:
-    """Damage through armour: a hit always deals at least 1 (L194, L239); other damage that
-    armour reduces (spells, traps, digest §9.11) keeps the minimum 1 only when there was any
-    to begin with (§9.12: X = 0 deals nothing)."""
+    """Damage through armour: a hit always deals at least 1 («Оружие»; «Доспехи и щиты»); other
+    damage that armour reduces (spells, traps, digest §9.11) keeps the minimum 1 only when there was
+    any to begin with (§9.12: X = 0 deals nothing)."""
     if not hit and raw <= 0:
         return 0
     return max(1, raw - armour)
 
 
 def wound(state: dict[str, Any], amount: int) -> dict[str, Any]:
-    """Take ``amount`` HP (already after armour) in place; 0 or less HP is death (L188).
+    """Take ``amount`` HP (already after armour) in place; 0 or less HP is death («Ранения и
+    лечение»).
 
-    A new wound lets Medicine try again (L330) and breaks a run of rest days (L190)."""
+    A new wound lets Medicine try again («Ремёсла») and breaks a run of rest days («Ранения и
+    лечение»)."""
     info: dict[str, Any] = {"hp_before": state["hp"], "final": max(0, amount)}
     if amount > 0:
         state["hp"] -= amount
@@ -87,8 +90,8 @@ def take_damage(
 
 
 def heal(state: dict[str, Any], amount: int) -> int:
-    """Restore HP in place, never above max (L186); the dead are not healed. Returns HP
-    gained."""
+    """Restore HP in place, never above max («Ранения и лечение»); the dead are not healed. Returns
+    HP gained."""
     if state["status"] == DEAD or amount <= 0:
         return 0
     before = state["hp"]
@@ -97,7 +100,8 @@ def heal(state: dict[str, Any], amount: int) -> int:
 
 
 def set_max_hp_from_str(state: dict[str, Any]) -> None:
-    """Max HP is Str (L186); current HP never exceeds it; 0 max HP is death (L188, L491)."""
+    """Max HP is Str («Ранения и лечение»); current HP never exceeds it; 0 max HP is death («Ранения
+    и лечение»; «Структуры игры»)."""
     state["max_hp"] = max(0, stat_value(state, "str"))
     state["hp"] = min(state["hp"], state["max_hp"])
     if state["status"] == ALIVE and state["hp"] <= 0:
@@ -117,7 +121,7 @@ def remove_condition(state: dict[str, Any], *keys: str) -> None:
 
 
 def start_form(state: dict[str, Any], form: Form) -> dict[str, Any]:
-    """Transform in place (L429-L434). Digest §9.15: current HP moves by the change of max."""
+    """Transform in place («Чары»). Digest §9.15: current HP moves by the change of max."""
     if form_of(state) is not None:
         end_form(state)
     old_max = state["max_hp"]
@@ -135,8 +139,8 @@ def start_form(state: dict[str, Any], form: Form) -> dict[str, Any]:
 
 
 def end_form(state: dict[str, Any]) -> dict[str, Any]:
-    """Return to human shape in place. Werebear damage vanishes (L432): HP as before the
-    change; gargoyle damage stays and can kill (L434); a werewolf keeps its HP."""
+    """Return to human shape in place. Werebear damage vanishes («Чары»): HP as before the
+    change; gargoyle damage stays and can kill («Чары»); a werewolf keeps its HP."""
     form = form_of(state)
     if form is None:
         return {}
@@ -157,7 +161,7 @@ def end_form(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def dispel(state: dict[str, Any]) -> list[str]:
-    """Remove every charm from a creature in place (L407-L408, L413-L414): spell conditions,
+    """Remove every charm from a creature in place («Чары»): spell conditions,
     spell stat changes and a transformation. Returns what was removed."""
     removed = [c for c in state["conditions"] if CONDITIONS_BY_KEY[c].spell]
     remove_condition(state, *removed)
@@ -171,7 +175,7 @@ def dispel(state: dict[str, Any]) -> list[str]:
 
 
 def end_scene(state: dict[str, Any]) -> dict[str, Any]:
-    """Charms end with the scene (L346); so does a freeze (digest §9.26) and a spell's stat
+    """Charms end with the scene («Колдовство»); so does a freeze (digest §9.26) and a spell's stat
     loss (§9.14). Battle bookkeeping resets."""
     ended = [c for c in state["conditions"] if CONDITIONS_BY_KEY[c].scene]
     remove_condition(state, *ended)
@@ -231,7 +235,7 @@ def _weapon_entry(state: dict[str, Any], key: str) -> dict[str, Any] | None:
 
 
 def natural_damage(state: dict[str, Any]) -> str:
-    """A form's claws (L430-L434) or a creature's own damage (L436, L439)."""
+    """A form's claws («Чары») or a creature's own damage («Чары»)."""
     form = form_of(state)
     if form is not None:
         return form.damage
@@ -254,7 +258,7 @@ def pick_weapon(
             0,
             "brawl",
             (MELEE,),
-            "L430-L439",
+            "«Чары»",
             carried=False,
         )
         return weapon, MELEE, None
@@ -291,7 +295,7 @@ def pick_weapon(
             "A two-handed weapon cannot be used with a shield.",
         )
     if weapon.thrown_only and mode == MELEE:
-        # L218: a throwing-only weapon counts as a small improvised weapon in melee.
+        # «Оружие»: a throwing-only weapon counts as a small improvised weapon in melee.
         weapon = Weapon(
             weapon.key,
             weapon.ru,
@@ -300,7 +304,7 @@ def pick_weapon(
             weapon.min_str,
             None,
             (MELEE,),
-            "L218",
+            "«Оружие»",
             attack_dex=SMALL_IMPROVISED.attack_dex,
             improvised=True,
         )
@@ -314,7 +318,7 @@ def pick_weapon(
             weapon.min_str,
             "throwing",
             (THROWN,),
-            weapon.seed,
+            weapon.source,
         )
     return weapon, mode, entry
 
@@ -342,13 +346,14 @@ def plan_attack(
     *,
     counter: bool = False,
 ) -> tuple[AttackPlan, dict[str, Any] | None]:
-    """The attack check (L112, L158) with every modifier the seed gives, before rolling.
+    """The attack check («Проверка на попадание по врагу»; «Атака») with every modifier the rulebook
+    gives, before rolling.
 
-    Eff Dex = capped Dex + combat skill of the weapon's category (L257) + improvised or
-    shield-bash penalty (L213-L218) + the target's buckler or shield (L235, L237) + bonuses.
+    Eff Dex = capped Dex + combat skill of the weapon's category («Боевые навыки») + improvised or
+    shield-bash penalty («Оружие») + the target's buckler or shield («Доспехи и щиты») + bonuses.
     Harder: Darkness, Blurred, Levitation, Ice (3d10), Invisibility (4d10); automatic hit on
-    a grappled, bound, frozen or sleeping target (L178, L361, L396, L420); a throw beyond
-    ⌊Str / 2⌋ always misses (L170).
+    a grappled, bound, frozen or sleeping target («Атака»; «Чары»); a throw beyond
+    ⌊Str / 2⌋ always misses («Атака»).
     """
     weapon, mode, entry = pick_weapon(attacker, params["weapon"], params.get("mode", ""), settings)
     view = target_view(target, params)
@@ -411,7 +416,8 @@ def plan_attack(
 
 
 def roll_weapon_damage(plan: AttackPlan, dice: Dice, armour: int) -> dict[str, Any]:
-    """Weapon dice + military skill (L265) − armour, at least 1 on a hit (L194, L239)."""
+    """Weapon dice + military skill («Боевые навыки») − armour, at least 1 on a hit («Оружие»;
+    «Доспехи и щиты»)."""
     roll = roll_notation(plan.damage, dice=dice)
     raw = roll.total + plan.military
     return {
@@ -426,7 +432,7 @@ def roll_weapon_damage(plan: AttackPlan, dice: Dice, armour: int) -> dict[str, A
 
 
 def helpless(state: dict[str, Any]) -> bool:
-    """Grappled, bound, frozen or asleep: no reactions (L176, L361, L396, L420)."""
+    """Grappled, bound, frozen or asleep: no reactions («Атака»; «Чары»)."""
     return state["status"] == DEAD or any(
         CONDITIONS_BY_KEY[c].helpless for c in state["conditions"]
     )

@@ -1,4 +1,4 @@
-"""Сказания волшебного мира rules (seed ``003_*_tales.txt``, digest ``rules/tales.md``).
+"""Сказания волшебного мира rules (rulebook: «Сказания волшебного мира»).
 
 ``resolve(move, state, dice=..., settings=..., choices=..., **params)`` as in Dungeon World:
 
@@ -9,8 +9,8 @@
 * the rest are the move's parameters as ``describe()`` lists them.
 
 Bands: ``"success"``/``"failure"`` for checks and attacks (success = hit), plus ``"repeat"``
-when an opposed check must be rolled again (L128); the winner is ``details["winner"]``
-(``"actor"``/``"opponent"``). Initiative bands are the side that acts first
+when an opposed check must be rolled again («Противопоставленная проверка»); the winner is
+``details["winner"]`` (``"actor"``/``"opponent"``). Initiative bands are the side that acts first
 (``"party"``/``"enemies"``) or ``"repeat"``; table moves band as the result's entry key.
 Checks roll under: ``total`` is the dice sum, ``modifier`` the effective value rolled
 against, ``details["parts"]`` how that value was built; an automatic result has no faces.
@@ -22,11 +22,11 @@ parameter (a whole sheet) and goes back changed as ``details["target"]``; withou
 Pending choices (``Outcome.options``/``pick``/``chooser``, ``details["pending"]``):
 
 * ``reaction``: the defender of an attack chooses ``dodge``, ``counter_attack`` or ``none``
-  after seeing the attack roll (L156-L164); ``chooser`` is the defender's ``controller``;
+  after seeing the attack roll («Атака»); ``chooser`` is the defender's ``controller``;
 * ``repeat``: both sides of an opposed check bust (or tie): ``["repeat"]`` rolls it again
   with the same dice counts;
 * ``spirit``: a failed check of a character holding spirit points: ``reroll`` or ``accept``
-  (L326, digest §9.20).
+  («Ремёсла», digest §9.20).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from systems.core.rulekit import (
     describe_moves,
     describe_settings,
     split_call,
-    without_seed,
+    without_source,
 )
 from systems.core.ruleset import RulesError
 from systems.core.schema import ObjectField, fail, validate
@@ -174,8 +174,9 @@ def _certain(band: str, bands: tuple[str, ...] = BANDS) -> dict[str, float]:
 
 
 def hp_str(state: dict[str, Any]) -> int:
-    """The Str that max HP follows (L186): the sheet value in its current shape with lasting
-    changes (hunger, disease, L491-L493); a charm's scene bonus does not move max HP."""
+    """The Str that max HP follows («Ранения и лечение»): the sheet value in its current shape with
+    lasting changes (hunger, disease, «Структуры игры»); a charm's scene bonus does not move max
+    HP."""
     return max(0, raw_stat(state, "str") + stat_mods(state, "str", until=("lasting",)))
 
 
@@ -200,7 +201,8 @@ def creature_sheet(
     weapon: str = "",
     shield: str = "none",
 ) -> dict[str, Any]:
-    """A GM character's sheet (summons L435-L439 and monsters alike): HP = Str (L186)."""
+    """A GM character's sheet (summons «Чары» and monsters alike): HP = Str («Ранения и
+    лечение»)."""
     sheet = SHEET.default_value()
     sheet.update(
         name=name,
@@ -249,7 +251,7 @@ class Tales(MoveDispatch):
             **describe_settings(SETTINGS),
             **describe_moves(MOVES),
             "wizard": wizard_mod.describe(),
-            "tables": [without_seed(t) for t in all_tables()],
+            "tables": [without_source(t) for t in all_tables()],
             **common_params(
                 "Сразу ответить на выбор, который предложит ход",
                 "Answer the move's pending choice at once",
@@ -267,8 +269,9 @@ class Tales(MoveDispatch):
         return validate(BATTLE, {})
 
     def validate_state(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Clean a sheet: HP never above max (L186), alive means HP above 0 (L188), one entry
-        per skill and Literacy without levels (L253, L291), each spell once."""
+        """Clean a sheet: HP never above max («Ранения и лечение»), alive means HP above 0 («Ранения
+        и лечение»), one entry per skill and Literacy without levels («Навыки»; «Социальные
+        навыки»), each spell once."""
         clean = validate(SHEET, state)
         return self._sheet_rules(clean, "")
 
@@ -476,7 +479,7 @@ class Tales(MoveDispatch):
         state["combat"]["action_used"] = True
 
     def _difficulty(self, state: dict[str, Any], base: str, settings: dict[str, Any]) -> str:
-        """Ice underfoot makes every check hard (L390); digest §9.9 combines the rest."""
+        """Ice underfoot makes every check hard («Чары»); digest §9.9 combines the rest."""
         extra = [HARD] if "on_ice" in state["conditions"] else []
         return combine_difficulty(base, extra, stack=settings["difficulty_stacking"] == "stack")
 
@@ -493,7 +496,7 @@ class Tales(MoveDispatch):
     def _stat_parts(
         self, state: dict[str, Any], stat: str, skill: str, detail: str, bonus: int
     ) -> dict[str, int]:
-        """A check's target: stat + skill levels (L249-L253) + one-shot bonuses + others."""
+        """A check's target: stat + skill levels («Навыки») + one-shot bonuses + others."""
         parts = {stat: stat_value(state, stat)}
         if skill:
             parts["skill"] = skill_level(state, skill, detail or None)
@@ -535,7 +538,7 @@ class Tales(MoveDispatch):
     def _spirit_or_finish(
         self, call: _Call, state: dict[str, Any], roll: CheckRoll, parts: dict[str, int]
     ) -> Outcome:
-        """A failed check may be rerolled for a spirit point (L326); else it is final."""
+        """A failed check may be rerolled for a spirit point («Ремёсла»); else it is final."""
         if roll.success or roll.total is None or state["care"]["spirit_points"] < 1:
             return getattr(self, f"_finish_{call.spec.key}")(call, state, roll, parts)
         out = self._check_outcome(call, state, roll, parts)
@@ -563,8 +566,9 @@ class Tales(MoveDispatch):
         return getattr(self, f"_finish_{call.spec.key}")(call, state, roll, parts)
 
     def _do_check(self, call: _Call) -> Outcome:
-        """Проверка (L116-L122): 2d10, hard 3d10, very hard 4d10, at most the stat plus
-        skill levels; the GM may call it automatic or impossible (L120, L126)."""
+        """Проверка («Проверка ловкости, силы и разума»): 2d10, hard 3d10, very hard 4d10, at most
+        the stat plus skill levels; the GM may call it automatic or impossible («Проверка ловкости,
+        силы и разума»; «Противопоставленная проверка»)."""
         st, p = call.state, call.params
         self._alive(st)
         if p["skill"]:
@@ -583,7 +587,7 @@ class Tales(MoveDispatch):
 
     @staticmethod
     def _gate(state: dict[str, Any], key: str, detail: str = "") -> None:
-        """Some skills allow what is impossible without them (L249, digest §3)."""
+        """Some skills allow what is impossible without them («Навыки», digest §3)."""
         skill = SKILLS_BY_KEY[key]
         if skill.gated and skill_level(state, key, detail or None) < 1:
             raise _err(
@@ -603,7 +607,8 @@ class Tales(MoveDispatch):
         then: str,
         extra: dict[str, Any] | None = None,
     ) -> Outcome:
-        """Roll an opposed check; a repeat waits for ``["repeat"]`` (L128)."""
+        """Roll an opposed check; a repeat waits for ``["repeat"]`` («Противопоставленная
+        проверка»)."""
         a_n, b_n = self._dice_counts(call)
         roll = opposed_roll(
             self._need_dice(call),
@@ -691,8 +696,8 @@ class Tales(MoveDispatch):
         return sum(parts.values()), self._opponent_value(call, p["target"], other)
 
     def _do_opposed_check(self, call: _Call) -> Outcome:
-        """Противопоставленная проверка (L124-L130): each side dares some d10; a total above
-        one's value busts and loses; both bust repeats; else the higher total wins."""
+        """Противопоставленная проверка («Противопоставленная проверка»): each side dares some d10;
+        a total above one's value busts and loses; both bust repeats; else the higher total wins."""
         self._alive(call.state)
         a, b = self._opposed_values(call)
         consume_next_check(call.state, call.params["stat"])
@@ -718,7 +723,7 @@ class Tales(MoveDispatch):
             )
         self._gate(st, skill.key, p["detail"])
         parts = self._stat_parts(st, skill.stat, skill.key, p["detail"], p["bonus"])
-        # L285, L287: Charisma and Diplomacy are opposed Mind checks; the GM may make
+        # «Социальные навыки»: Charisma and Diplomacy are opposed Mind checks; the GM may make
         # Diplomacy a hard check instead.
         opposed = skill.opposed and p["difficulty"] == CHECK
         return skill.stat, parts, opposed
@@ -727,7 +732,9 @@ class Tales(MoveDispatch):
         return call.params["target"] if call.params["target"] is not None else call.state
 
     def _do_skill(self, call: _Call) -> Outcome:
-        """Навыки (L245-L338): a check of the skill's stat, +1 per level, and its effect."""
+        """Навыки («Навыки»; «Боевые навыки»; «Спортивные навыки»; «Социальные навыки»; «Навыки
+        выживания»; «Воровские навыки»; «Ремёсла»): a check of the skill's stat, +1 per level, and
+        its effect."""
         st, p = call.state, call.params
         self._alive(st)
         stat, parts, opposed = self._skill_setup(call)
@@ -778,7 +785,7 @@ class Tales(MoveDispatch):
         flags: dict[str, Any] = {}
         ok = roll.success
         if key == "medicine":
-            # L330 and digest §9.19: one attempt per wounding, success or not.
+            # «Ремёсла» and digest §9.19: one attempt per wounding, success or not.
             patient = state if p["target"] is None else copy.deepcopy(p["target"])
             patient["care"]["medicine_used"] = True
             details["healed"] = heal(patient, level) if ok else 0
@@ -828,8 +835,8 @@ class Tales(MoveDispatch):
     # --- battle: surprise, tactics, initiative ------------------------------------------------
 
     def _do_surprise(self, call: _Call) -> Outcome:
-        """Внезапность (L140): the unaware side rolls d6; 5-6 nothing, 1-4 the enemy acts once
-        before initiative."""
+        """Внезапность («Внезапность»): the unaware side rolls d6; 5-6 nothing, 1-4 the enemy acts
+        once before initiative."""
         b = call.state
         if b["phase"] != "start":
             raise _err("phase", "Внезапность — только в начале битвы.", "Only at the start.")
@@ -859,8 +866,8 @@ class Tales(MoveDispatch):
         return who, self._stat_parts(who, "mind", "tactics", "", call.params["bonus"])
 
     def _do_tactics(self, call: _Call) -> Outcome:
-        """Тактика (L304): a success gives the initiative to the characters' side; one try per
-        battle (digest §4.1)."""
+        """Тактика («Навыки выживания»): a success gives the initiative to the characters' side; one
+        try per battle (digest §4.1)."""
         b = call.state
         if b["tactics_tried"]:
             raise _err("tactics_tried", "Тактика уже применялась.", "Tactics was already tried.")
@@ -879,8 +886,8 @@ class Tales(MoveDispatch):
         return check_odds(sum(parts.values()), self._difficulty(who, CHECK, call.settings))
 
     def _do_initiative(self, call: _Call) -> Outcome:
-        """Инициатива (L136): each side rolls d10 once per battle; the higher acts first, then
-        the sides alternate; a tie is rolled again (digest §4.1)."""
+        """Инициатива («Инициатива»): each side rolls d10 once per battle; the higher acts first,
+        then the sides alternate; a tie is rolled again (digest §4.1)."""
         b = call.state
         if b["phase"] == "rounds":
             raise _err("phase", "Инициатива уже определена.", "Initiative is already settled.")
@@ -912,7 +919,7 @@ class Tales(MoveDispatch):
         return {"party": 0.45, "enemies": 0.45, REPEAT: 0.1}
 
     def _do_next_side(self, call: _Call) -> Outcome:
-        """The sides alternate (L136); a new round begins when the first side acts again."""
+        """The sides alternate («Инициатива»); a new round begins when the first side acts again."""
         b = call.state
         if b["phase"] != "rounds":
             raise _err("phase", "Сначала инициатива.", "Roll initiative first.")
@@ -925,7 +932,7 @@ class Tales(MoveDispatch):
     # --- turns, movement, weapons -------------------------------------------------------------
 
     def _do_start_turn(self, call: _Call) -> Outcome:
-        """A turn: movement and one action (L148-L150). One who reacted loses it (L156)."""
+        """A turn: movement and one action («Ход»). One who reacted loses it («Атака»)."""
         st = call.state
         self._alive(st)
         combat = st["combat"]
@@ -939,7 +946,7 @@ class Tales(MoveDispatch):
         )
         details: dict[str, Any] = {"movement": movement(st)}
         if call.params["in_fire"]:
-            details["fire"] = wound(st, 2)  # L357: armour does not help
+            details["fire"] = wound(st, 2)  # «Чары»: armour does not help
         text = (
             Text("Ход пропущен из-за реакции.", "The turn is lost to a reaction.")
             if skipped
@@ -952,8 +959,8 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=call.state)
 
     def _do_move(self, call: _Call) -> Outcome:
-        """Move up to ⌊eff Dex / 2⌋ (L148); never after attacking (L154, L168); a bow or
-        crossbow shooter not at all (L166)."""
+        """Move up to ⌊eff Dex / 2⌋ («Ход»); never after attacking («Атака»); a bow or
+        crossbow shooter not at all («Атака»)."""
         st, units = call.state, call.params["units"]
         self._can_act(st, action=False)
         combat = st["combat"]
@@ -966,9 +973,9 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, details={"left": left - units})
 
     def _do_handle_weapon(self, call: _Call) -> Outcome:
-        """Drawing and sheathing are actions, dropping is free (L180); picking up is an action
-        that leaves the weapon in hand (L150); a knuckle-duster needs no action (L202); a
-        two-handed weapon leaves no hand for a shield (L196)."""
+        """Drawing and sheathing are actions, dropping is free («Атака»); picking up is an action
+        that leaves the weapon in hand («Ход»); a knuckle-duster needs no action («Оружие»); a
+        two-handed weapon leaves no hand for a shield («Оружие»)."""
         st, p = call.state, call.params
         self._alive(st)
         if p["index"] >= len(st["weapons"]):
@@ -1006,7 +1013,7 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, flags={"action": costs_action})
 
     def _do_reload(self, call: _Call) -> Outcome:
-        """A crossbow takes an action to reload, a heavy crossbow two (L172)."""
+        """A crossbow takes an action to reload, a heavy crossbow two («Атака»)."""
         st, p = call.state, call.params
         if p["index"] >= len(st["weapons"]):
             raise _err("index", "Нет такого оружия.", "No such weapon.")
@@ -1025,14 +1032,15 @@ class Tales(MoveDispatch):
     # --- attacks and reactions ------------------------------------------------------------------
 
     def _do_attack(self, call: _Call) -> Outcome:
-        """Атака (L154-L170): one attack on one enemy; 2d10 at most eff Dex hits (L112, L158);
-        then the defender may dodge or counter-attack (L156-L164); no moving afterwards."""
+        """Атака («Атака»): one attack on one enemy; 2d10 at most eff Dex hits («Проверка на
+        попадание по врагу»; «Атака»); then the defender may dodge or counter-attack («Атака»); no
+        moving afterwards."""
         st = call.state
         self._can_act(st)
         return self._attack(call, opportunity=False)
 
     def _do_opportunity_attack(self, call: _Call) -> Outcome:
-        """Someone moved too close (L182): a normal attack that costs the attacker's next
+        """Someone moved too close («Атака»): a normal attack that costs the attacker's next
         action, once per round."""
         st = call.state
         self._can_act(st, action=False)
@@ -1074,10 +1082,10 @@ class Tales(MoveDispatch):
             and not helpless(target)
         )
         if target is not None and hit:
-            # An attack wakes a sleeper (L420) and breaks a freeze (L396), too late to react.
+            # An attack wakes a sleeper («Чары») and breaks a freeze («Чары»), too late to react.
             remove_condition(target, "asleep", "frozen")
         if plan.mirrored:
-            # L392: thrown and shot attacks rebound; a hit hits the shooter.
+            # «Чары»: thrown and shot attacks rebound; a hit hits the shooter.
             flags["mirrored"] = True
             if hit:
                 dmg = roll_weapon_damage(plan, self._need_dice(call), armour_value(st))
@@ -1145,7 +1153,7 @@ class Tales(MoveDispatch):
         )
 
     def _react(self, call: _Call, out: Outcome, choice: str, plan: AttackPlan | None) -> Outcome:
-        """The defender's reaction (L156-L164): dodge (a Dex check after seeing the roll),
+        """The defender's reaction («Атака»): dodge (a Dex check after seeing the roll),
         counter-attack (a normal attack back if it survives) or nothing; reacting costs its
         next activation. Then damage: weapon dice + military skill − armour, at least 1."""
         st = copy.deepcopy(out.state)
@@ -1189,7 +1197,7 @@ class Tales(MoveDispatch):
     def _counter(
         self, call: _Call, defender: dict[str, Any], attacker: dict[str, Any], dice: Dice
     ) -> dict[str, Any]:
-        """Ответная атака (L164): a normal attack back, rolled at once; the original attacker
+        """Ответная атака («Атака»): a normal attack back, rolled at once; the original attacker
         gets no reaction to it (our reading: no reaction to a reaction)."""
         weapon = call.params.get("counter_weapon") or ""
         if not weapon:
@@ -1251,8 +1259,8 @@ class Tales(MoveDispatch):
         return a, self._opponent_value(call, p["target"], stat)
 
     def _do_push(self, call: _Call) -> Outcome:
-        """Толчок (L174): declare Str or Dex and the goal, then win an opposed check: the
-        target falls or steps back one unit. It is the turn's attack (L154)."""
+        """Толчок («Атака»): declare Str or Dex and the goal, then win an opposed check: the
+        target falls or steps back one unit. It is the turn's attack («Атака»)."""
         st = call.state
         self._can_act(st)
         a, b = self._push_values(call)
@@ -1301,7 +1309,7 @@ class Tales(MoveDispatch):
         return a, self._opponent_value(call, other, "str", path)
 
     def _do_grapple(self, call: _Call) -> Outcome:
-        """Захват (L176): win an opposed Str check; it is the turn's attack."""
+        """Захват («Атака»): win an opposed Str check; it is the turn's attack."""
         st = call.state
         self._can_act(st)
         if "grappling" in st["conditions"]:
@@ -1330,7 +1338,7 @@ class Tales(MoveDispatch):
         return self._opposed_odds(call, *self._str_values(call, call.params["target"], "target"))
 
     def _do_grapple_action(self, call: _Call) -> Outcome:
-        """In a grapple (L176): release, automatic hand-to-hand damage (digest §4.4: d3 +
+        """In a grapple («Атака»): release, automatic hand-to-hand damage (digest §4.4: d3 +
         military Brawling, armour applies, at least 1), or move one unit together."""
         st, p = call.state, call.params
         self._can_act(st)
@@ -1358,7 +1366,7 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, details=details)
 
     def _do_break_free(self, call: _Call) -> Outcome:
-        """The grappled one's only action: win an opposed Str check (L176)."""
+        """The grappled one's only action: win an opposed Str check («Атака»)."""
         st = call.state
         self._alive(st)
         if "grappled" not in st["conditions"]:
@@ -1394,7 +1402,7 @@ class Tales(MoveDispatch):
         return (HARD if strong else CHECK), parts
 
     def _do_break_bonds(self, call: _Call) -> Outcome:
-        """Bonds: the only action is a Str check; Strong bonds need a hard one (L361, L371)."""
+        """Bonds: the only action is a Str check; Strong bonds need a hard one («Чары»)."""
         st = call.state
         self._alive(st)
         if st["combat"]["action_used"]:
@@ -1415,7 +1423,8 @@ class Tales(MoveDispatch):
     # --- magic ------------------------------------------------------------------------------
 
     def _cast_setup(self, call: _Call) -> tuple[Spell, dict[str, Any] | None]:
-        """Everything that must hold before a spell is cast (L342-L352, L196, L348, L495)."""
+        """Everything that must hold before a spell is cast («Колдовство»; «Оружие»; «Структуры
+        игры»)."""
         st, p = call.state, call.params
         spell = SPELLS_BY_KEY[p["spell"]]
         if spell.key not in st["spells"]:
@@ -1513,13 +1522,15 @@ class Tales(MoveDispatch):
         return 0
 
     def _cast_difficulty(self, call: _Call) -> str:
-        """Indirect spells are a hard Mind check, a normal one with a staff in hand (L342)."""
+        """Indirect spells are a hard Mind check, a normal one with a staff in hand
+        («Колдовство»)."""
         base = CHECK if "staff" in drawn(call.state) else HARD
         return self._difficulty(call.state, base, call.settings)
 
     def _do_cast(self, call: _Call) -> Outcome:
-        """Колдовство (L342-L466): the caster's action. Self-damage X is taken before the check
-        and kept on a failure (L385); Magic strike and Fireball pay only on a success (L448)."""
+        """Колдовство («Колдовство»; «Чары»; «Мгновенные заклинания»): the caster's action.
+        Self-damage X is taken before the check and kept on a failure («Чары»); Magic strike and
+        Fireball pay only on a success («Мгновенные заклинания»)."""
         st, p = call.state, call.params
         self._can_act(st)
         spell, target = self._cast_setup(call)
@@ -1591,8 +1602,8 @@ class Tales(MoveDispatch):
     def _spell_effect(
         self, call: _Call, spell: Spell, victim: dict[str, Any] | None
     ) -> dict[str, Any]:
-        """What a successful spell does to the sheets (L356-L466); in place on private
-        copies. Area spells only report their area: the table marks who stands in it."""
+        """What a successful spell does to the sheets («Чары»; «Мгновенные заклинания»); in place on
+        private copies. Area spells only report their area: the table marks who stands in it."""
         st, p, key = call.state, call.params, spell.key
         out: dict[str, Any] = {}
         x = p["x"]
@@ -1633,7 +1644,7 @@ class Tales(MoveDispatch):
                 out["targets"].append({"sheet": who})
             return out
         if key in ("magic_strike", "fireball"):
-            out["paid_on_success"] = wound(st, x)  # L448: only on success
+            out["paid_on_success"] = wound(st, x)  # «Мгновенные заклинания»: only on success
             if victim is not None:
                 out["wound"] = damage(victim, f"{x}d6" if x else None)
             else:
@@ -1695,7 +1706,7 @@ class Tales(MoveDispatch):
         return out
 
     def _mass_sleep(self, call: _Call, spell: Spell, extra: dict[str, Any]) -> Outcome:
-        """Массовый сон (L427-L428): everyone in 7×7 rolls an opposed Mind check against the
+        """Массовый сон («Чары»): everyone in 7×7 rolls an opposed Mind check against the
         caster; the losers fall asleep. A target that keeps repeating stays awake."""
         st, p = call.state, call.params
         a_n, b_n = self._dice_counts(call)
@@ -1740,7 +1751,7 @@ class Tales(MoveDispatch):
         return check_odds(sum(parts.values()), self._cast_difficulty(call))
 
     def _do_end_form(self, call: _Call) -> Outcome:
-        """Back to human shape (L432, L434; digest §9.15)."""
+        """Back to human shape («Чары»; digest §9.15)."""
         st = call.state
         if st["form"]["key"] == "none":
             raise _err("form", "Персонаж в своём облике.", "Already in own shape.")
@@ -1750,8 +1761,8 @@ class Tales(MoveDispatch):
     # --- wounds, rest, hazards ------------------------------------------------------------------
 
     def _do_take_damage(self, call: _Call) -> Outcome:
-        """Armour reduces damage, a hit does at least 1 (L194, L239); 0 HP or less is death
-        (L188)."""
+        """Armour reduces damage, a hit does at least 1 («Оружие»; «Доспехи и щиты»); 0 HP or less
+        is death («Ранения и лечение»)."""
         p = call.params
         state, info = take_damage(
             call.state, p["amount"], armour=not p["ignores_armour"], hit=p["hit"]
@@ -1772,7 +1783,8 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, details={"healed": gained})
 
     def _do_rest_day(self, call: _Call) -> Outcome:
-        """Seven full days of rest restore all HP; any interruption resets the count (L190)."""
+        """Seven full days of rest restore all HP; any interruption resets the count («Ранения и
+        лечение»)."""
         st = call.state
         self._alive(st)
         care = st["care"]
@@ -1793,8 +1805,8 @@ class Tales(MoveDispatch):
         )
 
     def _do_drink_potion(self, call: _Call) -> Outcome:
-        """A healing potion restores its HP (L338); an alchemical one adds to its stat's next
-        check (L322, digest §9.21)."""
+        """A healing potion restores its HP («Ремёсла»); an alchemical one adds to its stat's next
+        check («Ремёсла», digest §9.21)."""
         st, i = call.state, call.params["index"]
         self._alive(st)
         if i >= len(st["potions"]):
@@ -1815,7 +1827,7 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, details=details)
 
     def _do_gain_spirit(self, call: _Call) -> Outcome:
-        """Spirit points from a performance (L326); they do not stack across performances
+        """Spirit points from a performance («Ремёсла»); they do not stack across performances
         (digest §9.20), so the larger number stays."""
         care = call.state["care"]
         care["spirit_points"] = max(care["spirit_points"], call.params["points"])
@@ -1834,7 +1846,8 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st)
 
     def _do_change_stat(self, call: _Call) -> Outcome:
-        """Disease, curses, hunger (L491-L495): a Str change moves max HP with it (L186)."""
+        """Disease, curses, hunger («Структуры игры»): a Str change moves max HP with it («Ранения и
+        лечение»)."""
         st, p = call.state, call.params
         if p["until"] == "permanent":
             st["stats"][p["stat"]] = max(0, st["stats"][p["stat"]] + p["delta"])
@@ -1847,8 +1860,8 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, flags={"died": st["status"] == DEAD})
 
     def _do_fall(self, call: _Call) -> Outcome:
-        """Falls deal 1d6 per 2 m beyond the first 2 m (L489, digest §7), minus 1d6 per level
-        of Acrobatics (L272); armour does not help (§9.11)."""
+        """Falls deal 1d6 per 2 m beyond the first 2 m («Структуры игры», digest §7), minus 1d6 per
+        level of Acrobatics («Спортивные навыки»); armour does not help (§9.11)."""
         st = call.state
         info = self._fall(call, st, call.params["metres"])
         return self._outcome(
@@ -1869,7 +1882,7 @@ class Tales(MoveDispatch):
 
     def _do_hunger_day(self, call: _Call) -> Outcome:
         """Each day without food after the first costs Str and so max HP; with food Str comes
-        back 1 a day (L491). The amount is a setting (digest §7: 1)."""
+        back 1 a day («Структуры игры»). The amount is a setting (digest §7: 1)."""
         st, care = call.state, call.state["care"]
         self._alive(st)
         if call.params["ate"]:
@@ -1896,7 +1909,7 @@ class Tales(MoveDispatch):
         return trap, self._stat_parts(call.state, stat, "", "", call.params["bonus"])
 
     def _do_trap(self, call: _Call) -> Outcome:
-        """Ловушки (L543-L563): the trap (d10 unless named), a pit's depth (d10+3 m), the
+        """Ловушки («Ловушки»): the trap (d10 unless named), a pit's depth (d10+3 m), the
         avoiding check of the listed stat, then the trap's effect on a failure."""
         st, p = call.state, call.params
         self._alive(st)
@@ -1943,7 +1956,7 @@ class Tales(MoveDispatch):
             raw = roll_notation("1d3", dice=dice).total
             effect["wound"] = wound(st, after_armour(raw, armour_value(st), hit=False))
         else:
-            effect["curse"] = True  # L495: the GM picks the curse
+            effect["curse"] = True  # «Структуры игры»: the GM picks the curse
         details["effect"] = effect
         return self._check_outcome(
             call, st, roll, parts, details=details, flags={"died": st["status"] == DEAD}
@@ -1958,8 +1971,8 @@ class Tales(MoveDispatch):
     # --- advancement ------------------------------------------------------------------------
 
     def _do_spend_money(self, call: _Call) -> Outcome:
-        """1 XP per coin spent on things useless for adventuring (L470); gear gives none
-        (L481). Which coin counts is a setting (digest §6: gold)."""
+        """1 XP per coin spent on things useless for adventuring («Развитие персонажа»); gear gives
+        none («Развитие персонажа»). Which coin counts is a setting (digest §6: gold)."""
         st, p = call.state, call.params
         if p["silver"] > st["silver"] or p["gold"] > st["gold"]:
             raise _err("gold", "Не хватает денег.", "Not enough money.")
@@ -1975,7 +1988,8 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, details={"xp_gained": xp})
 
     def _do_keep_trinket(self, call: _Call) -> Outcome:
-        """A kept trinket gives XP (its value, digest §6) and can never be sold (L481)."""
+        """A kept trinket gives XP (its value, digest §6) and can never be sold («Развитие
+        персонажа»)."""
         st = call.state
         st["xp"] += call.params["value"]
         st["notes"] = (st["notes"] + f"\nНе продаётся: {call.params['name']}").strip()[:4000]
@@ -1992,7 +2006,8 @@ class Tales(MoveDispatch):
         st["xp"] -= cost
 
     def _do_buy_skill(self, call: _Call) -> Outcome:
-        """1000 XP: a new skill or one more level (L474, L253); Literacy only once (L291)."""
+        """1000 XP: a new skill or one more level («Развитие персонажа»; «Навыки»); Literacy only
+        once («Социальные навыки»)."""
         st, p = call.state, call.params
         skill = SKILLS_BY_KEY[p["skill"]]
         detail = p["detail"]
@@ -2020,7 +2035,8 @@ class Tales(MoveDispatch):
         )
 
     def _do_buy_spell(self, call: _Call) -> Outcome:
-        """1000 XP for a spell if the origin allows and Mind ≥ its minimum (L350, L475)."""
+        """1000 XP for a spell if the origin allows and Mind ≥ its minimum («Колдовство»; «Развитие
+        персонажа»)."""
         st = call.state
         spell = SPELLS_BY_KEY[call.params["spell"]]
         if not st["may_take_spells"]:
@@ -2042,8 +2058,8 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st)
 
     def _do_raise_stat(self, call: _Call) -> Outcome:
-        """+1 to a stat costs (new value × 1000) XP (L477); HP rise only with Str, and then
-        both max and current HP go up (L479: "Хиты увеличиваются")."""
+        """+1 to a stat costs (new value × 1000) XP («Развитие персонажа»); HP rise only with Str,
+        and then both max and current HP go up («Развитие персонажа»: "Хиты увеличиваются")."""
         st, stat = call.state, call.params["stat"]
         new = st["stats"][stat] + 1
         self._pay_xp(st, new * call.settings["stat_cost_per_point"])
@@ -2072,7 +2088,7 @@ class Tales(MoveDispatch):
         )
 
     def _do_dungeon_room(self, call: _Call) -> Outcome:
-        """Подземелье (L499-L541): d10 for the contents and d6 for the treasure, then the
+        """Подземелье («Подземелье»): d10 for the contents and d6 for the treasure, then the
         nested rolls (a trap's d10, each treasure line's d10, the amounts)."""
         contents, treasure = roll_tables(["room_contents", "room_treasure"], self._need_dice(call))
         summary = self._treasure_summary(treasure.nested)
@@ -2094,7 +2110,7 @@ class Tales(MoveDispatch):
         )
 
     def _do_treasure(self, call: _Call) -> Outcome:
-        """Сокровище (L519-L541): each line rolls its own d10 (digest §8)."""
+        """Сокровище («Подземелье»): each line rolls its own d10 (digest §8)."""
         size = call.params["size"]
         lines = roll_tables(
             [f"treasure_{size}_{line}" for line in TREASURE_LINES], self._need_dice(call)

@@ -1,8 +1,8 @@
 """Character sheet, battle record and campaign settings as field specs, plus the derived
-values every rule reads (effective stats, armour, movement, ranges) — seed 003.
+values every rule reads (effective stats, armour, movement, ranges).
 
-One sheet shape serves player characters and GM characters alike: the seed gives monsters
-the same three stats (L436-L439), so an NPC is a sheet with ``controller = "referee"``.
+One sheet shape serves player characters and GM characters alike: the rulebook gives monsters
+the same three stats («Чары»), so an NPC is a sheet with ``controller = "referee"``.
 """
 
 from __future__ import annotations
@@ -453,7 +453,7 @@ SETTINGS = settings_spec(
 
 
 def skill_level(state: dict[str, Any], key: str, detail: str | None = None) -> int:
-    """Levels of a skill (L253). With several entries (crafts, L328) ``detail`` picks one;
+    """Levels of a skill («Навыки»). With several entries (crafts, «Ремёсла») ``detail`` picks one;
     without it the best entry counts."""
     levels = [
         s["level"]
@@ -469,7 +469,7 @@ def form_of(state: dict[str, Any]):
 
 
 def raw_stat(state: dict[str, Any], stat: str) -> int:
-    """The stat before armour and modifiers; a transformation replaces it (L430-L434)."""
+    """The stat before armour and modifiers; a transformation replaces it («Чары»)."""
     value = state["stats"][stat]
     form = form_of(state)
     if form is not None:
@@ -481,7 +481,7 @@ def raw_stat(state: dict[str, Any], stat: str) -> int:
 
 
 def dex_cap(state: dict[str, Any]) -> int | None:
-    """Worn armour's max Dex (L239); charms and hides have no cap (L406, L412, L430)."""
+    """Worn armour's max Dex («Доспехи и щиты»); charms and hides have no cap («Чары»)."""
     return ARMOURS_BY_KEY[state["armour"]].max_dex
 
 
@@ -500,7 +500,8 @@ def stat_value(state: dict[str, Any], stat: str) -> int:
 
 
 def next_check_bonus(state: dict[str, Any], stat: str) -> int:
-    """Bonuses waiting for the next check of ``stat`` (Leadership L289, potions L322)."""
+    """Bonuses waiting for the next check of ``stat`` (Leadership «Социальные навыки», potions
+    «Ремёсла»)."""
     return sum(
         m["value"]
         for m in state["stat_mods"]
@@ -529,8 +530,8 @@ def armour_value(state: dict[str, Any]) -> int:
 
 
 def movement(state: dict[str, Any]) -> int:
-    """Units per turn: ⌊eff Dex / 2⌋ (L148, L239); Speed and Levitation give Dex (L388,
-    L402), a form may fix it (L430, L434), Slow gives ⌊Dex / 4⌋ (L381)."""
+    """Units per turn: ⌊eff Dex / 2⌋ («Ход»; «Доспехи и щиты»); Speed and Levitation give Dex
+    («Чары», «Чары»), a form may fix it («Чары»), Slow gives ⌊Dex / 4⌋ («Чары»)."""
     dex = stat_value(state, "dex")
     value = dex // 2
     form = form_of(state)
@@ -546,12 +547,12 @@ def movement(state: dict[str, Any]) -> int:
 
 
 def throw_range(state: dict[str, Any]) -> int:
-    """A throw reaches ⌊Str / 2⌋ units; beyond that it always misses (L170)."""
+    """A throw reaches ⌊Str / 2⌋ units; beyond that it always misses («Атака»)."""
     return stat_value(state, "str") // 2
 
 
 def spell_range(state: dict[str, Any]) -> int:
-    """Non-touch spells reach ⌊Mind / 2⌋ units (L352)."""
+    """Non-touch spells reach ⌊Mind / 2⌋ units («Колдовство»)."""
     return stat_value(state, "mind") // 2
 
 
@@ -560,8 +561,8 @@ def drawn(state: dict[str, Any]) -> list[str]:
 
 
 def dodge_value(state: dict[str, Any], *, stack: bool = True) -> int:
-    """Dex for a dodge (L160): capped Dex, +1 buckler or +2 shield (L235, L237), +1 for a
-    drawn staff or smallsword (L203-L204); the bonuses add up unless set otherwise."""
+    """Dex for a dodge («Атака»): capped Dex, +1 buckler or +2 shield («Доспехи и щиты»), +1 for a
+    drawn staff or smallsword («Оружие»); the bonuses add up unless set otherwise."""
     bonuses = [SHIELDS_BY_KEY[state["shield"]].dodge]
     bonuses += [WEAPONS_BY_KEY[k].dodge for k in drawn(state) if WEAPONS_BY_KEY[k].dodge]
     extra = sum(bonuses) if stack else max(bonuses, default=0)
@@ -584,7 +585,8 @@ def derived(state: dict[str, Any], settings: dict[str, Any] | None = None) -> di
 
 
 def skill_problems(state: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
-    """Sheet-wide skill rules: one entry per skill and detail; Literacy has no levels (L291)."""
+    """Sheet-wide skill rules: one entry per skill and detail; Literacy has no levels («Социальные
+    навыки»)."""
     errors: dict[str, list[dict[str, str]]] = {}
     seen: set[tuple[str, str]] = set()
     for i, s in enumerate(state["skills"]):

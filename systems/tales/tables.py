@@ -1,4 +1,4 @@
-"""Every random table of Сказания волшебного мира as plain, JSON-able data (seed 003).
+"""Every random table of Сказания волшебного мира as plain, JSON-able data.
 
 The referee-prep app imports these as ready-made rollable tables, so the shape is generic and
 knows nothing about this game::
@@ -7,7 +7,7 @@ knows nothing about this game::
         "key": "room_contents",                  # unique, stable
         "name": {"ru": "...", "en": "..."},
         "formula": "1d10",                       # dice notation (systems.core.notation)
-        "seed": "L499-L509",                     # optional: where the seed has it
+        "source": "«Подземелье»",                     # optional: where the rulebook has it
         "note": {"ru": "...", "en": "..."},      # optional: how to use it
         "template": False,                       # optional: True = placeholder rows to rewrite
         "entries": [
@@ -24,7 +24,7 @@ knows nothing about this game::
     }
 
 Entries cover every total of the formula exactly once (no gaps, no overlaps); ``check_table``
-proves it and the tests run it on every table. A d10 "0" face is 10 (L509).
+proves it and the tests run it on every table. A d10 "0" face is 10 («Подземелье»).
 
 Rolling order, which ``ScriptedDice`` scripts follow (``roll_tables``): first the formula of
 every table in the list, in order; then, result by result, its follow-ups: its ``amount``,
@@ -75,13 +75,13 @@ def _origin_table() -> dict[str, Any]:
         "key": "origin",
         "name": _t("Социальное положение", "Social origin"),
         "formula": "2d10",
-        "seed": "L21-L102",
+        "source": "«Социальное положение»",
         "entries": entries,
     }
 
 
-def _line(size: str, line: str, lo: int, amount: str | None, unit: tuple[str, str], seed: str):
-    """One treasure line (L519-L541): pays on ``lo`` or more on its own d10."""
+def _line(size: str, line: str, lo: int, amount: str | None, unit: tuple[str, str], source: str):
+    """One treasure line («Подземелье»): pays on ``lo`` or more on its own d10."""
     name = {
         "silver": ("серебро", "silver"),
         "gold": ("золото", "gold"),
@@ -107,7 +107,7 @@ def _line(size: str, line: str, lo: int, amount: str | None, unit: tuple[str, st
             f"{size_name[1]} treasure: {name[1]} ({lo}+)",
         ),
         "formula": "1d10",
-        "seed": seed,
+        "source": source,
         "entries": entries,
     }
 
@@ -121,18 +121,18 @@ TREASURE_LINES = ("silver", "gold", "gems", "jewellery", "magic")
 
 def _treasure_tables() -> list[dict[str, Any]]:
     small = [
-        _line("small", "silver", 3, "2d6*100", SILVER, "L521"),
-        _line("small", "gold", 5, "1d6*100", GOLD, "L523"),
-        _line("small", "gems", 7, "1d6", GEMS, "L525"),
-        _line("small", "jewellery", 7, "1d6", JEWELS, "L527"),
-        _line("small", "magic", 9, None, ("", ""), "L529"),
+        _line("small", "silver", 3, "2d6*100", SILVER, "«Подземелье»"),
+        _line("small", "gold", 5, "1d6*100", GOLD, "«Подземелье»"),
+        _line("small", "gems", 7, "1d6", GEMS, "«Подземелье»"),
+        _line("small", "jewellery", 7, "1d6", JEWELS, "«Подземелье»"),
+        _line("small", "magic", 9, None, ("", ""), "«Подземелье»"),
     ]
     normal = [
-        _line("normal", "silver", 2, "2d10*100", SILVER, "L533"),
-        _line("normal", "gold", 4, "1d10*100", GOLD, "L535"),
-        _line("normal", "gems", 6, "1d10", GEMS, "L537"),
-        _line("normal", "jewellery", 6, "1d10", JEWELS, "L539"),
-        _line("normal", "magic", 8, None, ("", ""), "L541"),
+        _line("normal", "silver", 2, "2d10*100", SILVER, "«Подземелье»"),
+        _line("normal", "gold", 4, "1d10*100", GOLD, "«Подземелье»"),
+        _line("normal", "gems", 6, "1d10", GEMS, "«Подземелье»"),
+        _line("normal", "jewellery", 6, "1d10", JEWELS, "«Подземелье»"),
+        _line("normal", "magic", 8, None, ("", ""), "«Подземелье»"),
     ]
     return [*small, *normal]
 
@@ -173,7 +173,7 @@ def _trap_table() -> dict[str, Any]:
         "key": "trap",
         "name": _t("Ловушки", "Traps"),
         "formula": "1d10",
-        "seed": "L543-L563",
+        "source": "«Ловушки»",
         "entries": entries,
     }
 
@@ -188,7 +188,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "room_contents",
         "name": _t("Подземелье: содержимое комнаты", "Dungeon: room contents"),
         "formula": "1d10",
-        "seed": "L499-L509",
+        "source": "«Подземелье»",
         "note": _t(
             "Бросается для каждой комнаты вместе с d6 сокровищ.",
             "Rolled for each room together with the treasure d6.",
@@ -210,7 +210,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "room_treasure",
         "name": _t("Подземелье: сокровище комнаты", "Dungeon: room treasure"),
         "formula": "1d6",
-        "seed": "L511-L517",
+        "source": "«Подземелье»",
         "entries": [
             _e(1, 3, "Нет сокровища", "No treasure", key="none"),
             _e(
@@ -237,7 +237,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "corridor_trap",
         "name": _t("Коридор: ловушка (1 к 10)", "Corridor: trap (1 in 10)"),
         "formula": "1d10",
-        "seed": "L565",
+        "source": "«Ловушки»",
         "entries": [
             _e(1, 1, "Ловушка", "A trap", key="trap", roll_on="trap"),
             _e(2, 10, "Ловушки нет", "No trap", key="none"),
@@ -247,7 +247,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "corridor_level",
         "name": _t("Коридор: перепад высот (1 к 10)", "Corridor: change of level (1 in 10)"),
         "formula": "1d10",
-        "seed": "L569",
+        "source": "«Ловушки»",
         "note": _t("Для проверок лазанья или левитации.", "For climbing checks or Levitation."),
         "entries": [
             _e(1, 1, "Перепад высот", "A change of level", key="level_change"),
@@ -261,7 +261,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Wandering monsters on entering a room (1 in 10)",
         ),
         "formula": "1d10",
-        "seed": "L571",
+        "source": "«Ловушки»",
         "entries": [
             _e(
                 1,
@@ -280,7 +280,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Бродячие монстры (d6, заполняет ведущий)", "Wandering monsters (d6, made by the GM)"
         ),
         "formula": "1d6",
-        "seed": "L571",
+        "source": "«Ловушки»",
         "template": True,
         "note": _t(
             "Таблицу бродячих монстров лучше делать на d6; впишите свои строки.",
@@ -303,7 +303,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Дикая местность: встреча за день (2 к 10)", "Wilderness: encounter per day (2 in 10)"
         ),
         "formula": "1d10",
-        "seed": "L575",
+        "source": "«Открытая местность и города»",
         "entries": [
             _e(1, 2, "Встреча с монстрами", "An encounter with monsters", key="encounter"),
             _e(3, 10, "Спокойный день", "A quiet day", key="none"),
@@ -313,7 +313,7 @@ TABLES: tuple[dict[str, Any], ...] = (
         "key": "town_encounter",
         "name": _t("Город: встреча за день (2 к 10)", "Town: encounter per day (2 in 10)"),
         "formula": "1d10",
-        "seed": "L577",
+        "source": "«Открытая местность и города»",
         "entries": [
             _e(
                 1,
@@ -332,7 +332,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Городские встречи (d6, заполняет ведущий)", "Town encounters (d6, made by the GM)"
         ),
         "formula": "1d6",
-        "seed": "L577",
+        "source": "«Открытая местность и города»",
         "template": True,
         "note": _t(
             "В таблице должна быть строка про воровство, чтобы не забывали о бдительности.",
@@ -364,7 +364,7 @@ TABLES: tuple[dict[str, Any], ...] = (
             "Внезапность (бросает не ожидавшая сторона)", "Surprise (rolled by the unaware side)"
         ),
         "formula": "1d6",
-        "seed": "L140",
+        "source": "«Внезапность»",
         "entries": [
             _e(
                 1,
@@ -563,7 +563,7 @@ def roll_tables(
     *,
     tables: dict[str, dict[str, Any]] | None = None,
 ) -> list[TableRoll]:
-    """Roll several tables together (a room's d10 and d6, L499): every formula first, then
+    """Roll several tables together (a room's d10 and d6, «Подземелье»): every formula first, then
     each result's follow-ups in order. ``tables`` defaults to this module's tables."""
     pool = TABLES_BY_KEY if tables is None else tables
     for k in keys:

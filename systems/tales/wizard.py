@@ -1,5 +1,5 @@
-"""New-character wizard for Сказания волшебного мира as pure step functions (seed 003
-L17-L106, digest §2).
+"""New-character wizard for Сказания волшебного мира as pure step functions (
+«Создание персонажей»; «Социальное положение»; «Начальные навыки», digest §2).
 
 The wizard's state is one JSON dict, so a half-made character can be stored and resumed::
 
@@ -7,9 +7,8 @@ The wizard's state is one JSON dict, so a half-made character can be stored and 
         "version": 1,
         "step": "stats",        # stats, origin, origin_details, picks, equipment, finish, done
         "stat_rolls": [{"faces": [4, 5, 6], "stat": "dex"}, ...],  # "stat": None = unassigned
-        "origin": {"faces": [10, 10]} | None,
-        "origin_details": {"crafts": ["кузнец"], "art": ""} | None,
-        "picks": [{"kind": "skill", "key": "lore", "detail": ""},
+        "origin": {"faces": [10, 10]} | None, "origin_details": {"crafts": ["кузнец"], "art": ""} |
+        None, "picks": [{"kind": "skill", "key": "lore", "detail": ""},
                   {"kind": "spell", "key": "fire", "detail": ""}] | None,
         "equipment": {"armour": "leather", "shield": "none", "weapons": ["dagger"]} | None,
         "sheet": {...} | None,  # the finished character sheet once step == "done"
@@ -18,18 +17,23 @@ The wizard's state is one JSON dict, so a half-made character can be stored and 
 Steps (each a function taking the wizard state and returning a new one; none mutates its
 input; each raises ``RulesError`` with ru/en messages when a choice breaks the rules):
 
-1. ``roll_stat`` + ``assign_stat``, three times (L19): 3d6, then pick one of the stats still
+1. ``roll_stat`` + ``assign_stat``, three times («Создание персонажей»): 3d6, then pick one of the
+stats still
    free; the third roll goes to the last stat by itself. No rerolls, no modifiers.
-2. ``roll_origin`` (L23): 2d10 on the social-origin table; it gives two skills and decides
-   whether the character may take spells (L36, L90).
+2. ``roll_origin`` («Социальное положение»): 2d10 on the social-origin table; it gives two skills
+and decides
+   whether the character may take spells («Социальное положение»).
 3. ``choose_origin_details`` only for Artist (which art), Artisan (two crafts, or one craft
-   twice for level 2, digest §9.3) and Guild worker (which craft) (L40, L44, L64, L328).
-4. ``choose_picks`` (L106): two more skills; Wanderer and Sorcerer's apprentice may spend
-   either pick on a spell whose min Mind they meet (L350). A skill already held rises a level
-   (L253); Literacy has no levels (L291).
-5. ``choose_equipment``: not in the seed; a kit from the campaign's allowed lists, each weapon
-   checked against its min Str (L194, digest §2.5).
-6. ``finish``: name and languages; the derived values (max HP = Str, L186) go on the sheet.
+   twice for level 2, digest §9.3) and Guild worker (which craft) («Социальное положение»;
+   «Ремёсла»).
+4. ``choose_picks`` («Начальные навыки»): two more skills; Wanderer and Sorcerer's apprentice may
+spend
+   either pick on a spell whose min Mind they meet («Колдовство»). A skill already held rises a
+   level («Навыки»); Literacy has no levels («Социальные навыки»).
+5. ``choose_equipment``: not in the rulebook; a kit from the campaign's allowed lists, each weapon
+   checked against its min Str («Оружие», digest §2.5).
+6. ``finish``: name and languages; the derived values (max HP = Str, «Ранения и лечение») go on the
+sheet.
 
 Totals are never stored, only faces, so a stored wizard cannot claim a roll it did not make.
 """
@@ -284,13 +288,14 @@ def _advance(w: dict[str, Any]) -> dict[str, Any]:
     return w
 
 
-# --- step 1: stats (L19) ---------------------------------------------------------------------
+# --- step 1: stats («Создание персонажей»)
 
 
 def roll_stat(
     w: dict[str, Any], *, dice: Dice, settings: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Roll 3d6 for the next stat (L19). The third roll goes to the last free stat at once."""
+    """Roll 3d6 for the next stat («Создание персонажей»). The third roll goes to the last free stat
+    at once."""
     w = load(w, settings)
     _expect(w, "stats")
     if pending_roll(w) is not None:
@@ -308,7 +313,7 @@ def roll_stat(
 def assign_stat(
     w: dict[str, Any], stat: str, *, settings: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Give the rolled 3d6 to one of the stats still free (L19)."""
+    """Give the rolled 3d6 to one of the stats still free («Создание персонажей»)."""
     w = load(w, settings)
     _expect(w, "stats")
     if pending_roll(w) is None:
@@ -321,13 +326,13 @@ def assign_stat(
     return _advance(w)
 
 
-# --- step 2: social origin (L23-L102) --------------------------------------------------------
+# --- step 2: social origin («Социальное положение»)
 
 
 def roll_origin(
     w: dict[str, Any], *, dice: Dice, settings: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Roll 2d10 for the social origin (L23)."""
+    """Roll 2d10 for the social origin («Социальное положение»)."""
     w = load(w, settings)
     _expect(w, "origin")
     w["origin"] = {"faces": [dice.roll(10), dice.roll(10)]}
@@ -359,7 +364,7 @@ def choose_origin_details(
     settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Name the crafts (Artisan: two, equal names mean level 2; Guild worker: one) or the art
-    (Artist) the origin gives (L40, L44, L64, L328, digest §9.3)."""
+    (Artist) the origin gives («Социальное положение»; «Ремёсла», digest §9.3)."""
     w = load(w, settings)
     _expect(w, "origin_details")
     details = validate(
@@ -372,7 +377,7 @@ def choose_origin_details(
 
 
 def _add_skill(skills: list[dict[str, Any]], key: str, detail: str = "") -> None:
-    """Take a skill, or raise its level when it is already there (L253)."""
+    """Take a skill, or raise its level when it is already there («Навыки»)."""
     for s in skills:
         if s["key"] == key and s["detail"].casefold() == detail.casefold():
             if not SKILLS_BY_KEY[key].levels:
@@ -406,7 +411,7 @@ def origin_skills(w: dict[str, Any], settings: dict[str, Any] | None = None) -> 
     return skills
 
 
-# --- step 3: two free picks (L106) -------------------------------------------------------------
+# --- step 3: two free picks («Начальные навыки»)
 
 
 def _check_picks(w: dict[str, Any], picks: list[dict[str, Any]], cfg: dict[str, Any]) -> dict:
@@ -474,7 +479,8 @@ def choose_picks(
     *,
     settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Two more skills, or spells for Wanderer and Sorcerer's apprentice (L106, L350).
+    """Two more skills, or spells for Wanderer and Sorcerer's apprentice («Начальные навыки»;
+    «Колдовство»).
 
     Each pick is ``{"kind": "skill" | "spell", "key": ..., "detail": ""}``; a weapon skill
     names its version (``combat_melee`` or ``military_melee``, digest §9.2).
@@ -487,7 +493,7 @@ def choose_picks(
     return _advance(w)
 
 
-# --- step 4: equipment (not in the seed) ------------------------------------------------------
+# --- step 4: equipment (not in the rulebook) ------------------------------------------------------
 
 
 def _check_equipment(w: dict[str, Any], eq: dict[str, Any], cfg: dict[str, Any]) -> None:
@@ -551,7 +557,8 @@ def build_sheet(
     languages: list[str] | tuple[str, ...] = (),
     settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The character sheet the wizard's choices make (max HP = current HP = Str, L186)."""
+    """The character sheet the wizard's choices make (max HP = current HP = Str, «Ранения и
+    лечение»)."""
     cfg = _settings(settings)
     got = _check_picks(w, w["picks"], cfg)
     stats = stats_of(w)

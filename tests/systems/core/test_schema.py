@@ -171,7 +171,7 @@ def test_move_spec_rejects_parameter_names_resolve_owns():
             ru="x",
             en="x",
             trigger=Text("", ""),
-            seed="",
+            source="",
             params=ObjectField(fields={"move": StrField()}),
         )
     spec = MoveSpec(
@@ -179,7 +179,7 @@ def test_move_spec_rejects_parameter_names_resolve_owns():
         ru="икс",
         en="x",
         trigger=Text("т", "t"),
-        seed="L1",
+        source="«Ходы»",
         params=ObjectField(fields={"n": IntField(ru="н", en="n")}),
     )
     assert spec.describe()["params"]["n"]["type"] == "int"

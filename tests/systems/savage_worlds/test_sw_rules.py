@@ -41,7 +41,7 @@ def test_describe_is_json_and_marks_the_published_rules():
         "start_session",
     } <= keys
     by_key = {m["key"]: m for m in d["moves"] + d["actions"]}
-    assert "seed" not in by_key["trait_check"]  # rulebook lines stay in the code, never sent
+    assert "source" not in by_key["trait_check"]  # rulebook lines stay in the code, never sent
     assert d["settings_defaults"]["damage_bennies"] == "no_mercy"
     assert [a["ru"] for a in d["attributes"]][3] == "Сила"
     assert len(d["cards"]) == 54

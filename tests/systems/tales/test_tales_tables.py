@@ -23,7 +23,7 @@ from systems.tales.tables import (
 )
 
 ENTRY_FIELDS = {"min", "max", "text", "key", "roll_on", "roll_each", "amount", "unit"}
-TABLE_FIELDS = {"key", "name", "formula", "entries", "seed", "note", "template"}
+TABLE_FIELDS = {"key", "name", "formula", "entries", "source", "note", "template"}
 
 
 def test_all_tables_are_sound_together():

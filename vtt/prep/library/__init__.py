@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from systems import get_ruleset
+from systems.core.rulekit import without_source
 from systems.tales.tables import all_tables as tales_tables
 from vtt.prep.library import crows
 from vtt.prep.library.npcs import NPC_BLOCKS
@@ -30,7 +31,8 @@ LIBRARY_TABLES: dict[str, tuple[dict[str, Any], ...]] = _tables()
 
 
 def library_tables(ruleset: str) -> list[dict[str, Any]]:
-    return copy.deepcopy(list(LIBRARY_TABLES.get(ruleset, ())))
+    """The ruleset's tables as the API and pages show them: the rulebook citation stays here."""
+    return [without_source(copy.deepcopy(t)) for t in LIBRARY_TABLES.get(ruleset, ())]
 
 
 def library_table(ruleset: str, key: str) -> dict[str, Any] | None:
@@ -84,7 +86,8 @@ def localize_table(table: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def npc_blocks(ruleset: str) -> list[dict[str, Any]]:
-    return copy.deepcopy(NPC_BLOCKS.get(ruleset, []))
+    """The ruleset's stat blocks as the API and pages show them, without the rulebook citation."""
+    return [without_source(copy.deepcopy(b)) for b in NPC_BLOCKS.get(ruleset, [])]
 
 
 def npc_block(ruleset: str, key: str) -> dict[str, Any] | None:

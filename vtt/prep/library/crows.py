@@ -42,7 +42,7 @@ def _encounter_check(threshold: int) -> dict[str, Any]:
             f"Encounter check, threshold {threshold}{situation[1]}",
         ),
         "formula": "1d10",
-        "seed": "L520-L524",
+        "source": "L520-L524",
         "note": _t(
             "В конце каждого хода подземелья, при шумных действиях и на отдыхе.",
             "At the end of every dungeon turn, after something loud, and during a rest.",
@@ -66,7 +66,7 @@ LOST_DIRECTION = {
     "key": "lost_direction",
     "name": _t("Заблудились: направление (тайно)", "Lost: direction (secret)"),
     "formula": "1d6",
-    "seed": "L1146",
+    "source": "L1146",
     "note": _t(
         "Рефери бросает тайно каждый раз, когда заблудившийся отряд покидает гекс.",
         "The Referee rolls in secret each time the lost party leaves a hex.",
@@ -86,7 +86,7 @@ MIASMA = {
     "name": _t("Миазма: эффекты (d10 + жестокость)", "Miasma effects (d10 + cruelty)"),
     "formula": "1d10",
     "modifier_label": _t("жестокость", "cruelty"),
-    "seed": "L1176-L1188",
+    "source": "L1176-L1188",
     "note": _t(
         "После проваленного спасброска Миазмы: получите оба эффекта строки; второй длится, "
         "пока длится первый. Если пара уже есть, перебросьте.",
@@ -166,7 +166,7 @@ CHAOS = {
     "key": "chaos",
     "name": _t("Бросок хаоса (результат 1 уровня)", "Chaos roll (a tier 1 result)"),
     "formula": "1d6",
-    "seed": "L1305",
+    "source": "L1305",
     "note": _t(
         "Заклинание дало 1 уровень, но не рок.",
         "The spell came out at tier 1 without a doom.",
@@ -532,7 +532,7 @@ BACKLASH = {
     "name": _t("Отдача магии (d100 + ранг)", "Backlash (d100 + rank)"),
     "formula": "1d100",
     "modifier_label": _t("ранг заклинания", "spell rank"),
-    "seed": "L1309-L1365",
+    "source": "L1309-L1365",
     "note": _t(
         "Отдача заменяет заклинание. КИ — кости износа (бросаются в конце каждого хода "
         "подземелья); «Карты» — перемешайте карты инвентаря, бросьте d10 и возьмите столько "

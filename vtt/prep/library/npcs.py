@@ -1,10 +1,10 @@
 """Ready-made NPC and monster stat blocks, per ruleset.
 
-A block is ``{"key", "name": {ru, en}, "state": {...}, "note": {ru, en}, "seed"}``; ``state``
+A block is ``{"key", "name": {ru, en}, "state": {...}, "note": {ru, en}, "source"}``; ``state``
 is laid over the ruleset's default NPC (``default_npc`` or ``default_state``) and validated by
 the ruleset (``validate_npc`` where there is one, else ``validate_state``), exactly as
 ``vtt.characters.services.character_create`` does when the referee drops a block into the
-campaign. Where the digest has numbers the block cites the seed; the rest are examples the
+campaign. Where the digest has numbers the block cites the rulebook; the rest are examples the
 referee is expected to adjust (their note says so).
 """
 
@@ -26,12 +26,12 @@ EXAMPLE = _t(
 
 
 def _block(
-    key: str, ru: str, en: str, state: dict[str, Any], *, note=EXAMPLE, seed: str = ""
+    key: str, ru: str, en: str, state: dict[str, Any], *, note=EXAMPLE, source: str = ""
 ) -> dict[str, Any]:
-    return {"key": key, "name": _t(ru, en), "state": state, "note": note, "seed": seed}
+    return {"key": key, "name": _t(ru, en), "state": state, "note": note, "source": source}
 
 
-# --- Сказания волшебного мира: the summoned creatures are the seed's only stat blocks (§5) -------
+# --- Сказания волшебного мира: the summoned creatures are the rulebook's only stat blocks (§5)
 
 
 def _tales() -> list[dict[str, Any]]:
@@ -53,7 +53,7 @@ def _tales() -> list[dict[str, Any]]:
                 "Как призванный волк: сила 10, ловкость 13, разум 6.",
                 "As the summoned wolf: Str 10, Dex 13, Mind 6.",
             ),
-            seed="L429-L439",
+            source="«Чары»",
         )
     )
     blocks.append(
@@ -69,7 +69,7 @@ def _tales() -> list[dict[str, Any]]:
                 "shield": soldier.shield,
             },
             note=_t("Обычное оружие и щит.", "An ordinary weapon and a shield."),
-            seed="L429-L439",
+            source="«Чары»",
         )
     )
     for element in ELEMENTS:
@@ -89,7 +89,7 @@ def _tales() -> list[dict[str, Any]]:
                     },
                 },
                 note=_t("Как призванная сущность.", "As the summoned entity."),
-                seed="L429-L439",
+                source="«Чары»",
             )
         )
     blocks.append(
@@ -109,7 +109,7 @@ def _tales() -> list[dict[str, Any]]:
     return blocks
 
 
-# --- Crows: the seed has no bestiary (encounter tables are in the Referee's book, L524) --------
+# --- Crows: no bestiary in the rulebook (encounters: the Referee's book, «Встречи в подземелье»)
 
 
 def _crows() -> list[dict[str, Any]]:
@@ -138,11 +138,11 @@ def _crows() -> list[dict[str, Any]]:
     ]
 
 
-# --- Dungeon World: the seed gives damage expressions only (L254, L329) ------------------------
+# --- Dungeon World: the rulebook gives damage expressions only («Урон») ------------------------
 
 
 def _dungeon_world() -> list[dict[str, Any]]:
-    seed_note = _t(
+    book_note = _t(
         "Урон из примера в тексте правил; ОЗ и броня — пример.",
         "Damage from the rules text's example; HP and armor are examples.",
     )
@@ -152,8 +152,8 @@ def _dungeon_world() -> list[dict[str, Any]]:
             "Гоблин",
             "Goblin",
             {"hp": 3, "max_hp": 3, "armor": 1, "damage": "к6", "tags": ["орда", "мелкий"]},
-            note=seed_note,
-            seed="L254",
+            note=book_note,
+            source="«Урон»",
         ),
         _block(
             "warlock",
@@ -167,8 +167,8 @@ def _dungeon_world() -> list[dict[str, Any]]:
                 "ignores_armor": True,
                 "tags": ["одиночка", "магия"],
             },
-            note=seed_note,
-            seed="L254",
+            note=book_note,
+            source="«Урон»",
         ),
         _block(
             "orc",
@@ -191,7 +191,7 @@ def _dungeon_world() -> list[dict[str, Any]]:
     ]
 
 
-# --- Град Иуды: the kinds of GM characters are the seed's (L29, L49-L51, L69) ------------------
+# --- Град Иуды: the kinds of GM characters are the rulebook's («Нанесение урона»)
 
 
 def _city_of_judas() -> list[dict[str, Any]]:
@@ -213,7 +213,7 @@ def _city_of_judas() -> list[dict[str, Any]]:
                 "weapon_ap": ap,
             },
             note=kinds_note,
-            seed="L29, L49-L51, L69",
+            source="«Нанесение урона»; «Примеры хода решающий удар»",
         )
 
     return [
@@ -226,7 +226,7 @@ def _city_of_judas() -> list[dict[str, Any]]:
     ]
 
 
-# --- Savage Worlds: extras and wild cards (L7, L15, L17, L63) ----------------------------------
+# --- Savage Worlds: extras and wild cards («Дикие карты и статисты»; «Дикий кубик»)
 
 
 def _savage_worlds() -> list[dict[str, Any]]:
