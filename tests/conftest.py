@@ -125,3 +125,14 @@ def world(django_db_setup, django_db_blocker):
         finally:
             transaction.set_rollback(True)
             atomic.__exit__(None, None, None)
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test gets its own channel layer: a Redis layer's connections and locks belong to the
+    event loop of the test that made them, so one test that ends mid-send (a failed assertion)
+    must not leave a held lock for every later test's loop."""
+    from channels.layers import channel_layers
+
+    yield
+    channel_layers.backends.clear()
