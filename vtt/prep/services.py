@@ -22,12 +22,13 @@ from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Role
 from vtt.characters.models import Character, Kind
 from vtt.characters.services import character_create
+from vtt.core.commands import check_idempotency_key
 from vtt.core.errors import Conflict, Invalid, invalid_from_rules
 from vtt.prep import library, rolltables, selectors
 from vtt.prep.models import Dungeon, RandomTable, Room, RoomMonster, TableResult, room_sort_key
 from vtt.table.models import InitiativeEntry
 from vtt.table.models import Visibility as V
-from vtt.table.services import IDEMPOTENCY_KEY_MAX, initiative_add, publish
+from vtt.table.services import initiative_add, publish
 
 MAX_TABLES = 300
 MAX_DUNGEONS = 100
@@ -243,8 +244,7 @@ def table_roll(
     """Roll on ``table`` on the server, with every nested roll, and publish the chain with
     every face: ``blind`` reaches the referee alone, ``everyone`` the whole table. Returns
     ``(result, created)``; a repeated ``idempotency_key`` returns the first result."""
-    if idempotency_key is not None and not 1 <= len(idempotency_key) <= IDEMPOTENCY_KEY_MAX:
-        raise Invalid(_("Idempotency-Key must be 1 to 100 characters."), code="bad_key")
+    check_idempotency_key(idempotency_key)
     existing = result_for_key(campaign=campaign, actor=actor, idempotency_key=idempotency_key)
     if existing is not None:
         return existing, False

@@ -30,6 +30,8 @@ from vtt.table.services import publish
 log = logging.getLogger(__name__)
 
 LENGTH_CHOICES_MINUTES = (20, 30, 60)
+DUNGEON_NAME_MAX = 100  # the dungeon's name kept in the clock's rules state
+REASON_MAX = 200  # why the referee called an extra encounter check
 # Events of the end-of-turn procedure that only the referee sees (Crows: encounter rolls).
 REFEREE_ONLY_KINDS = {"encounter_check", "encounter_overdue"}
 # Fields of other results that only the referee may see (Crows: signed encounters and their rolls).
@@ -125,7 +127,7 @@ def _enter_dungeon(clock: DungeonClock, campaign: Campaign, dungeon: str, dice: 
             state,
             dice=dice,
             settings=campaign.rules or None,
-            dungeon=(dungeon or campaign.name)[:100],
+            dungeon=(dungeon or campaign.name)[:DUNGEON_NAME_MAX],
         )
     except RulesError as exc:
         raise invalid_from_rules(exc, code="clock_refused") from exc
@@ -397,7 +399,7 @@ def clock_conspicuous(
             state,
             dice=dice or RandomDice(),
             settings=campaign.rules or None,
-            reason=reason[:200],
+            reason=reason[:REASON_MAX],
         )
     except RulesError as exc:
         raise invalid_from_rules(exc, code="clock_refused") from exc
@@ -413,7 +415,7 @@ def clock_conspicuous(
             **check,
             "type": "encounter_check",
             "extra": True,
-            "reason": reason[:200],
+            "reason": reason[:REASON_MAX],
             "text": outcome.text.as_dict(),
             "turn": clock.turn,
             "ended_turn": clock.turn,
