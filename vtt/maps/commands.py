@@ -59,7 +59,7 @@ class MapFogRequest(serializers.Serializer):
 
 
 class MapTokenRequest(serializers.Serializer):
-    name = serializers.CharField(max_length=60, required=False)
+    name = serializers.CharField(max_length=services.TOKEN_NAME_MAX, required=False)
     color = serializers.CharField(max_length=7, required=False)
     size = serializers.CharField(max_length=16, required=False)
     character_id = serializers.IntegerField(required=False, allow_null=True)
@@ -84,7 +84,7 @@ class MapTokenMoveRequest(serializers.Serializer):
 class MapNoteRequest(serializers.Serializer):
     col = serializers.IntegerField(required=False)
     row = serializers.IntegerField(required=False)
-    text = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    text = serializers.CharField(max_length=services.NOTE_MAX, required=False, allow_blank=True)
     secret = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 
