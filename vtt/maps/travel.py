@@ -482,7 +482,7 @@ def _found(m, campaign, actor, camp, params, dice):
 def _arrive(m, campaign, actor, camp, params, dice):
     """A dungeon or point of interest: dungeon turns, with today's threshold (L1204)."""
     _travelling(camp)
-    place = " ".join(str(params.get("place") or "").split())[:100]
+    place = " ".join(str(params.get("place") or "").split())[: table_clock.DUNGEON_NAME_MAX]
     out = _resolve(campaign, "travel_arrive", camp, dice, place=place)
     step = {
         "type": "travel_arrived",
