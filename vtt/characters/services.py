@@ -172,7 +172,10 @@ def character_create(
     ):
         raise Invalid(_("The owner must be a member of the campaign."), code="owner_not_member")
     if Character.objects.filter(campaign=campaign).count() >= MAX_CHARACTERS:
-        raise Conflict(_("A campaign holds at most 500 sheets."), code="too_many_characters")
+        raise Conflict(
+            _("A campaign holds at most %(max)d sheets.") % {"max": MAX_CHARACTERS},
+            code="too_many_characters",
+        )
     full = _default(campaign.ruleset, kind)
     full.update(copy.deepcopy(state or {}))
     if "name" in full or "name" in _default(campaign.ruleset, kind):

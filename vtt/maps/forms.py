@@ -1,7 +1,10 @@
+from typing import Any
+
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from vtt.maps import services
+from vtt.maps import images, services
 from vtt.maps.models import MAX_SIDE, DistanceUnit, GridKind, HexOrientation, Light, Metric
 
 FOG_REVEALED, FOG_HIDDEN = "revealed", "hidden"
@@ -81,9 +84,11 @@ class MapForm(forms.Form):
 
 
 class BackgroundForm(forms.Form):
+    """The upload limits are settings (``MAP_UPLOAD_MAX_BYTES``, ``MAP_UPLOAD_MAX_PIXELS``): the
+    hint is written when the form is made, in the page's language."""
+
     image = forms.FileField(
         label=_("Background image"),
-        help_text=_("PNG, JPEG or WebP, up to 20 MB and 100 megapixels."),
         widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp"}),
     )
     fit = forms.BooleanField(
@@ -91,3 +96,9 @@ class BackgroundForm(forms.Form):
         required=False,
         help_text=_("Set the width and height in cells from the image size and the cell size."),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["image"].help_text = gettext(
+            "PNG, JPEG or WebP, up to %(mb)d MB and %(mp)d megapixels."
+        ) % {"mb": images.max_bytes() // (1024 * 1024), "mp": images.max_pixels() // 1_000_000}

@@ -81,6 +81,7 @@ NOTE_MAX = MapNote._meta.get_field("text").max_length
 CELL_PX = (16, 256)
 CELL_DISTANCE = (Decimal("0.01"), Decimal(100000))  # what one cell stands for, in its unit
 MAX_CELLS_PER_REQUEST = MAX_SIDE * MAX_SIDE
+MAX_MAPS = 200
 MAX_TOKENS = 2000
 MAX_NOTES = 1000
 MAX_SPEED = 1000
@@ -288,8 +289,10 @@ def _clean_map(data: dict[str, Any], *, ruleset: str, current: Map | None = None
 
 @transaction.atomic
 def map_create(*, campaign: Campaign, actor: User, **data: Any) -> Map:
-    if Map.objects.filter(campaign=campaign).count() >= 200:
-        raise Conflict(_("At most 200 maps in a campaign."), code="too_many_maps")
+    if Map.objects.filter(campaign=campaign).count() >= MAX_MAPS:
+        raise Conflict(
+            _("At most %(max)d maps in a campaign.") % {"max": MAX_MAPS}, code="too_many_maps"
+        )
     clean = _clean_map(data, ruleset=campaign.ruleset)
     if clean["kind"] == GridKind.HEX and "orientation" not in clean:
         clean["orientation"] = HexOrientation.FLAT

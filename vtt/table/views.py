@@ -56,11 +56,12 @@ PBTA_BANDS: tuple[tuple[str, int | None, int | None], ...] = (
     ("6−", None, 6),
 )
 DEFAULT_TARGET = {"savage_worlds": 4}
+ODDS_TARGET_MAX = 10**9  # "at least" in the odds query, either sign
 
 
 class RollForm(forms.Form):
     notation = forms.CharField(max_length=NOTATION_MAX, required=False, strip=True)
-    quick = forms.CharField(max_length=20, required=False)
+    quick = forms.CharField(max_length=NOTATION_MAX, required=False)  # a quick-die button
     label = forms.CharField(max_length=services.LABEL_MAX, required=False)
     visibility = forms.ChoiceField(choices=USER_CHOICES, required=False)
     target_id = forms.IntegerField(required=False)
@@ -410,6 +411,6 @@ def _optional_int(raw: str | None, name: str) -> int | None:
         raise Invalid(
             _("%(name)s must be a whole number.") % {"name": name}, fields={name: ["integer"]}
         ) from None
-    if abs(value) > 10**9:
+    if abs(value) > ODDS_TARGET_MAX:
         raise Invalid(_("%(name)s is out of range.") % {"name": name}, fields={name: ["range"]})
     return value
