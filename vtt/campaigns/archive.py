@@ -1132,7 +1132,7 @@ class _Importer:
             except (RulesError, TypeError, ValueError, KeyError, AttributeError) as exc:
                 raise ArchiveError(f"the campaign's rule settings are not valid ({exc})") from exc
             if self.name:
-                obj.name = self.name[:120]
+                obj.name = self.name[: Campaign._meta.get_field("name").max_length]
 
     def _insert(self, part: Part) -> None:
         model = part.model

@@ -30,6 +30,7 @@ EXPORT_VERSION = 1
 IMPORT_MAX_BYTES = 512 * 1024  # an exported sheet is a few KB
 MAX_CHARACTERS = 500
 NAME_MAX = Character._meta.get_field("name").max_length  # the column is the limit
+REASON_MAX = CharacterChange._meta.get_field("reason").max_length
 
 
 # Keyword names the server passes to a ruleset itself; a caller's move parameters may not use them.
@@ -135,7 +136,7 @@ def _save_version(
         character=character,
         version=character.version,
         actor=actor,
-        reason=reason[:80],
+        reason=reason[:REASON_MAX],
         diff=changes,
         state=new_state,
     )

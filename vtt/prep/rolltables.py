@@ -376,7 +376,7 @@ def _clean_entry(raw: Any, n: int, weights: bool, problems: list[Problem]) -> di
         entry["unit"] = unit
     result_key = _text(raw.get("key"))
     if result_key:
-        entry["key"] = result_key[:60]
+        entry["key"] = result_key[:KEY_MAX]
     return entry if ok else None
 
 

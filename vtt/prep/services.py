@@ -747,7 +747,7 @@ def npc_place(
                 campaign=campaign,
                 actor=actor,
                 role=Role.REFEREE,
-                name=character.name[:80],
+                name=character.name[:ENTRY_NAME_MAX],
                 value=initiative_value,
                 hidden=character.hidden,
             )
