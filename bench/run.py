@@ -1,5 +1,8 @@
 """``make bench``: the live table under load, then the bare-broadcast floor, on loopback.
 
+The databases, the servers and their clean-up are started and stopped by ``bench.servers``
+(shared with ``bench.compare``); this module drives the load and measures it.
+
 1. Create a PostgreSQL database of its own (dropped at the end) and a Redis key prefix of its
    own in its own DB number (its keys, and with clocks the Celery queue's, deleted at the end);
    migrate; seed N campaigns with M member users each, plus roller users with API tokens, and
@@ -193,7 +196,7 @@ def uses(args: argparse.Namespace, kind: str) -> bool:
     return any(w[kind] > 0 for w in args.windows)
 
 
-# --- services ------------------------------------------------------------------------------
+# --- readings of the services (bench/servers.py starts them) --------------------------------
 
 
 def redis_cpu(url: str) -> float:
@@ -230,7 +233,7 @@ def cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(t - before.get(pid, 0.0) for pid, t in after.items())
 
 
-# --- processes ------------------------------------------------------------------------------
+# --- readings of the processes ---------------------------------------------------------------
 
 
 def proc_peak_rss_mb(pid: int) -> float:
