@@ -246,12 +246,8 @@ def result_for_key(
 
 def clean_modifier(modifier: Any) -> int:
     """A roll's modifier on a table: a whole number within ``rolltables.MAX_MODIFIER``."""
-    if (
-        isinstance(modifier, bool)
-        or not isinstance(modifier, int)
-        or abs(modifier) > rolltables.MAX_MODIFIER
-    ):
-        limit = rolltables.MAX_MODIFIER
+    limit = rolltables.MAX_MODIFIER
+    if isinstance(modifier, bool) or not isinstance(modifier, int) or abs(modifier) > limit:
         raise Invalid(
             _("A modifier is a whole number from −%(max)d to %(max)d.") % {"max": limit},
             code="bad_modifier",
