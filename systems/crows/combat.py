@@ -2,7 +2,7 @@
 taunt, readied actions and reactions, attack modifiers per target, weapon damage lines,
 counterattacks and flanking geometry.
 
-The combat state (``state_b.COMBAT``) is a dict the web layer stores on the campaign:
+The combat state (``sheet.COMBAT``) is a dict the web layer stores on the campaign:
 ``{"round", "first", "initiative_roll", "combatants": [...], "current", "turn"}``. Every
 function here takes it and returns a new one with an event; nothing is mutated. Positions and
 geometry are plain parameters (``flanking: bool``, ``cover``, ``distance`` in squares) so the
@@ -19,8 +19,7 @@ from systems.core.dice import Dice
 from systems.core.notation import NotationError, roll_notation
 from systems.core.schema import fail
 from systems.crows.inventory import HANDS
-from systems.crows.terms import SIZE_KEYS, size_index
-from systems.crows.terms_b import INITIATIVE_PCS_FROM, SIZE_SPACE_REACH
+from systems.crows.terms import INITIATIVE_PCS_FROM, SIZE_KEYS, SIZE_SPACE_REACH, size_index
 
 # --- size, space, reach (L678-L699) -----------------------------------------------------------
 

@@ -16,7 +16,7 @@ from systems.core.schema import fail
 from systems.crows.checks import is_crit, is_doom
 from systems.crows.inventory import iter_items, remove
 from systems.crows.items import stack_kind
-from systems.crows.terms_b import (
+from systems.crows.terms import (
     CRAFT_DOUBLE_STEP,
     CRAFT_EXPERTISE_BONUS,
     CRAFT_MAX_EXPERTISE,

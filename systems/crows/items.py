@@ -25,20 +25,18 @@ from systems.core.schema import (
     fail,
     validate,
 )
+from systems.crows.terms import AREAS as SPELL_AREAS
 from systems.crows.terms import (
+    CASTING_TIMES,
     CORPSE_SLOTS,
+    DISCIPLINES,
     EXPERTISES,
     MAGIC_SLOTS,
     SIZES,
-    WEAPON,
-    WEAR_KEYWORDS,
-)
-from systems.crows.terms_b import AREAS as SPELL_AREAS
-from systems.crows.terms_b import (
-    CASTING_TIMES,
-    DISCIPLINES,
     SPELL_DURATIONS,
     SPELL_TARGETS,
+    WEAPON,
+    WEAR_KEYWORDS,
 )
 
 WEAR = ObjectField(

@@ -14,7 +14,7 @@ from typing import Any
 from systems.core.dice import Dice
 from systems.crows.inventory import BACKPACK, remove, remove_wound
 from systems.crows.modifiers import GLUTTONY, LOST, SLOTH, has_effect
-from systems.crows.terms_b import MIASMA_TABLE, MiasmaRow, miasma_row
+from systems.crows.terms import MIASMA_TABLE, MiasmaRow, miasma_row
 
 TABLE_DIE = 10  # L1176
 MAX_REROLLS = 50

@@ -15,7 +15,7 @@ from typing import Any
 from systems.core.schema import fail
 from systems.crows.combat import size_steps
 from systems.crows.conditions import has_condition, speed
-from systems.crows.terms_b import SQUARE_FEET, TIP_BASE_DICE, TIP_DICE_PER_SIZE
+from systems.crows.terms import SQUARE_FEET, TIP_BASE_DICE, TIP_DICE_PER_SIZE
 
 JUMP_TIER2_LENGTH = 2  # L873
 JUMP_TIER3_MIN = 3  # L875

@@ -77,14 +77,14 @@ from systems.crows.damage import (
 from systems.crows.items import ITEM
 from systems.crows.light import check_sources
 from systems.crows.modifiers import effective_characteristic
-from systems.crows.moves import CRIT_TEXT, DOOM_TEXT, NO_EXPERTISE
-from systems.crows.moves import MOVES as MOVES_A
-from systems.crows.moves_b import MOVES_B
+from systems.crows.moves import CRIT_TEXT, DOOM_TEXT, MOVES, MOVES_BY_KEY, NO_EXPERTISE
 from systems.crows.ruleset_b import CrowsB
 from systems.crows.sheet import (
     CAMPAIGN,
+    COMBAT,
     SETTINGS,
     SHEET,
+    TRAVEL,
     clean_campaign,
     clean_character,
     clean_settings,
@@ -104,12 +104,10 @@ from systems.crows.terms import (
     MAGIC_SLOTS,
     SIZES,
     WEAR_KEYWORDS,
+    describe_tables,
 )
-from systems.crows.terms_b import describe_b
 from systems.crows.wear import extinguish, light_up, refuel, roll_activation
 
-MOVES = (*MOVES_A, *MOVES_B)
-MOVES_BY_KEY = {m.key: m for m in MOVES}
 CHECK_MOVES = frozenset(
     {
         "check",
@@ -270,6 +268,8 @@ class Crows(CrowsB, MoveDispatch):
             "sheet": SHEET.describe(),
             "item": ITEM.describe(),
             "campaign": CAMPAIGN.describe(),
+            "combat_state": COMBAT.describe(),
+            "travel_state": TRAVEL.describe(),
             **describe_settings(SETTINGS),
             "moves": [m.describe() for m in MOVES if m.kind == "move"],
             "actions": [
@@ -278,7 +278,7 @@ class Crows(CrowsB, MoveDispatch):
             "campaign_actions": [m.describe() for m in MOVES if m.subject == "campaign"],
             "party_procedures": list(PARTY_PROCEDURES),
             "event_types": list(EVENT_TYPES),
-            **describe_b(),
+            **describe_tables(),
             **common_params(
                 "Сразу ответить на выбор, который предложит ход",
                 "Answer the move's pending choice at once",

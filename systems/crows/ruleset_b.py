@@ -60,8 +60,7 @@ from systems.crows.modifiers import (
 )
 from systems.crows.rest import RestPlan, _butcher
 from systems.crows.sheet import PROJECT, clean_campaign, clean_character
-from systems.crows.terms import CHARACTERISTIC_KEYS
-from systems.crows.terms_b import TASKS_BY_KEY
+from systems.crows.terms import CHARACTERISTIC_KEYS, TASKS_BY_KEY
 
 COUNTER = Option("counterattack", "Контратаковать (реакция)", "Counterattack (reaction)")
 DECLINE = Option("decline", "Не контратаковать", "Do not counterattack")

@@ -21,8 +21,7 @@ from systems.crows.conditions import add_condition, has_condition
 from systems.crows.damage import apply_damage, gain_wounds, uses_wounds
 from systems.crows.inventory import HANDS, iter_items, remove
 from systems.crows.modifiers import effective_characteristic, has_effect
-from systems.crows.terms import EXPERTISES, MAGICAL
-from systems.crows.terms_b import CHAOS_DIE, Backlash, backlash_row
+from systems.crows.terms import CHAOS_DIE, EXPERTISES, MAGICAL, Backlash, backlash_row
 from systems.crows.wear import roll_item_wear
 
 MAX_REROLLS = 30

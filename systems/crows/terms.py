@@ -7,7 +7,8 @@ English keys only. Seed lines are given per entry so a reader can check each aga
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from systems.core.schema import Choice
 
@@ -617,3 +618,1056 @@ ENCOUNTER_THRESHOLD_DEFAULT = 9
 ENCOUNTER_THRESHOLD_CAP = 10  # by analogy with road checks, L1198 (digest ambiguity 13)
 GREED_PERCENT: dict[int, int] = {1: 30, 2: 20, 3: 10}  # L500-L502
 HOURS_PER_TURN_OUTSIDE = 2  # L508
+
+DIGEST_B = "shared/rules/crows_b_combat_travel_spells.md"
+
+# --- combat: size, space, reach (L686-L699) ---------------------------------------------------
+
+# size -> (squares on a side, reach)
+SIZE_SPACE_REACH: dict[str, tuple[int, int]] = {  # L690-L699
+    "tiny": (1, 1),
+    "small": (1, 1),
+    "medium": (1, 1),
+    "large": (2, 2),
+    "huge": (3, 2),
+    "colossal": (4, 3),  # the Referee may go bigger (L699)
+}
+SQUARE_FEET = 5  # L674
+
+SIDES: tuple[Choice, ...] = (
+    Choice("pcs", "Персонажи и союзники", "PCs and allies"),
+    Choice("enemies", "Враги", "Enemies"),
+)
+INITIATIVE_PCS_FROM = 6  # L707: 6+ the PCs first, ≤5 the enemies
+
+COSTS: tuple[Choice, ...] = (
+    Choice("maneuver", "Манёвр", "Maneuver"),
+    Choice("action", "Действие", "Action"),
+    Choice("reaction", "Реакция", "Reaction"),
+    Choice("free", "Без затрат", "Free"),
+)
+
+COVER: tuple[Choice, ...] = (
+    Choice("none", "Нет укрытия", "No cover"),
+    Choice("half", "Укрытие (закрыта хотя бы наполовину)", "Cover (at least half covered)"),
+    Choice("full", "Полностью закрыта (нет линии эффекта)", "Fully covered (no line of effect)"),
+)
+CONCEALMENT: tuple[Choice, ...] = (
+    Choice("none", "Нет завесы", "No concealment"),
+    Choice("light", "Лёгкая завеса", "Light concealment"),
+    Choice("heavy", "Плотная завеса", "Heavy concealment"),
+    Choice("invisible", "Невидимость", "Invisible"),
+)
+
+# --- forced movement (L906-L925) --------------------------------------------------------------
+
+FORCED_KINDS: tuple[Choice, ...] = (
+    Choice("push", "Толчок", "Push"),
+    Choice("slide", "Смещение", "Slide"),
+)
+
+# --- tipping objects (L935-L945) --------------------------------------------------------------
+
+TIP_BASE_DICE = 1  # 1d10 for an object of the creature's size (L935)
+TIP_DICE_PER_SIZE = 2  # +2d10 per size category larger
+
+# --- travel (L953-L1208) ----------------------------------------------------------------------
+
+HEX_MILES = 5  # L953
+
+
+@dataclass(frozen=True)
+class Pace:
+    key: str
+    ru: str
+    en: str
+    hexes: int
+    threshold: int
+    role_net: int  # +1 advantage, -1 disadvantage on every role check
+
+
+PACES: tuple[Pace, ...] = (
+    Pace("slow", "Медленный", "Slow", 1, 8, 1),  # L971
+    Pace("normal", "Обычный", "Normal", 2, 7, 0),  # L972
+    Pace("fast", "Быстрый", "Fast", 3, 6, -1),  # L973
+)
+PACES_BY_KEY: dict[str, Pace] = {p.key: p for p in PACES}
+PACE_CHOICES: tuple[Choice, ...] = tuple(Choice(p.key, p.ru, p.en) for p in PACES)
+
+RIVER: tuple[Choice, ...] = (
+    Choice("none", "Нет", "None"),
+    Choice(
+        "cross",
+        "Пересекаем реку или водоём без лодки",
+        "Crossing a river or large water without a boat",
+    ),
+    Choice("upstream", "Вверх по течению", "Upstream"),
+    Choice("downstream", "Вниз по течению", "Downstream"),
+)
+RIVER_HEXES: dict[str, int] = {"none": 0, "cross": -1, "upstream": -1, "downstream": 1}  # L988-L989
+ROAD_HEXES, ROAD_THRESHOLD = 1, -1  # L987
+TRAVEL_THRESHOLD_MAX = 10  # L1198
+TRAVEL_THRESHOLD_MIN = 1  # digest A9 (not in the seed)
+
+
+def speed_hexes(slowest_speed: int) -> int:
+    """Hexes from the slowest creature's speed: ≤3 −1, 4–6 0, 7–9 +1, ≥10 +2 (L977-L981)."""
+    if slowest_speed <= 3:
+        return -1
+    if slowest_speed >= 10:
+        return 2
+    if slowest_speed >= 7:
+        return 1
+    return 0
+
+
+ROLES: tuple[Choice, ...] = (
+    Choice("helper", "Помощник", "Helper"),
+    Choice("guide", "Проводник", "Guide"),
+    Choice("scout", "Разведчик", "Scout"),
+    Choice("tracker", "Следопыт", "Tracker"),
+)
+ROLE_ORDER: tuple[str, ...] = ("helper", "guide", "scout", "tracker")  # L960 (TN: trackers)
+ROLE_LIMIT: dict[str, int] = {"helper": 3, "guide": 1, "scout": 3, "tracker": 3}  # L996, L1000
+
+
+@dataclass(frozen=True)
+class Task:
+    """One travel task: its role, check and the seed's three results (``None`` = no effect)."""
+
+    key: str
+    role: str
+    ru: str
+    en: str
+    source: str
+    characteristics: tuple[str, ...]
+    results: dict[str, tuple[str, str]]  # tier -> (ru, en)
+
+
+def _res(t1: tuple[str, str], t2: tuple[str, str], t3: tuple[str, str]) -> dict:
+    return {"1": t1, "2": t2, "3": t3}
+
+
+NOTHING = ("Эффекта нет.", "No effect.")
+LOST = ("Группа заблудилась.", "The party is lost.")
+
+TASKS: tuple[Task, ...] = (
+    Task(
+        "counter_miasma",
+        "helper",
+        "Противостоять Миазме",
+        "Counter the Miasma",
+        "L1012-L1018",
+        ("reason",),
+        _res(
+            NOTHING,
+            (
+                "До четырёх существ по вашему выбору получают преимущество на бросок "
+                "сопротивления против Миазмы сегодня.",
+                "Up to four creatures of your choice get advantage on today's Miasma save.",
+            ),
+            ("Как 2-я ступень, но преимущество двойное.", "As tier 2, but double advantage."),
+        ),
+    ),
+    Task(
+        "make_camp",
+        "helper",
+        "Разбить лагерь",
+        "Make camp",
+        "L1022-L1028",
+        ("strength",),
+        _res(
+            NOTHING,
+            (
+                "Выберите: порог встречи на отдыхе +1 или +2 к броскам изготовления в лагере.",
+                "Choose: rest threshold +1, or +2 to crafting rolls in camp.",
+            ),
+            (
+                "Выберите: порог встречи на отдыхе +2 или +4 к броскам изготовления.",
+                "Choose: rest threshold +2, or +4 to crafting rolls.",
+            ),
+        ),
+    ),
+    Task(
+        "help_everyone",
+        "helper",
+        "Помочь всем",
+        "Help everyone",
+        "L1032-L1038",
+        ("reason", "strength"),
+        _res(
+            ("Союзники получают −1 к проверкам ролей сегодня.", "The allies get −1 today."),
+            ("Союзники получают +1 к проверкам ролей сегодня.", "The allies get +1 today."),
+            ("Союзники получают +2 к проверкам ролей сегодня.", "The allies get +2 today."),
+        ),
+    ),
+    Task(
+        "regular_route",
+        "guide",
+        "Обычный маршрут",
+        "Regular route",
+        "L1046-L1052",
+        ("reason",),
+        _res(
+            (
+                "Выберите: на 1 гекс меньше или порог дорожных встреч −1.",
+                "Choose: 1 hex fewer, or travel threshold −1.",
+            ),
+            NOTHING,
+            (
+                "Выберите: на 1 гекс больше или порог дорожных встреч +1.",
+                "Choose: 1 more hex, or travel threshold +1.",
+            ),
+        ),
+    ),
+    Task(
+        "safe_route",
+        "guide",
+        "Безопасный маршрут",
+        "Safe route",
+        "L1056-L1062",
+        ("reason",),
+        _res(
+            LOST,
+            (
+                "Порог дорожных встреч +1, но на 1 гекс меньше.",
+                "Travel threshold +1, but 1 hex fewer.",
+            ),
+            ("Порог дорожных встреч +2.", "Travel threshold +2."),
+        ),
+    ),
+    Task(
+        "shortcut",
+        "guide",
+        "Короткий путь",
+        "Shortcut",
+        "L1066-L1072",
+        ("reason",),
+        _res(
+            LOST,
+            (
+                "На 1 гекс больше, но порог дорожных встреч −1.",
+                "1 more hex, but travel threshold −1.",
+            ),
+            ("На 2 гекса больше.", "2 more hexes."),
+        ),
+    ),
+    Task(
+        "back_on_track",
+        "guide",
+        "Снова на пути",
+        "Back on track",
+        "L1150-L1156",
+        ("reason",),
+        _res(
+            ("Группа всё ещё блуждает.", "The party is still lost."),
+            (
+                "Вы понимаете, где группа; вы больше не блуждаете.",
+                "You know where the party is; it is no longer lost.",
+            ),
+            (
+                "Как 2-я ступень, и выберите: на 1 гекс больше или порог дорожных встреч +1.",
+                "As tier 2, and choose: 1 more hex, or travel threshold +1.",
+            ),
+        ),
+    ),
+    Task(
+        "watch_for_danger",
+        "scout",
+        "Высматривать опасность",
+        "Watch for danger",
+        "L1080-L1086",
+        ("agility", "reason"),
+        _res(
+            NOTHING,
+            ("Порог дорожных встреч +1.", "Travel threshold +1."),
+            ("Порог дорожных встреч +2.", "Travel threshold +2."),
+        ),
+    ),
+    Task(
+        "find_shelter",
+        "scout",
+        "Искать ночлег",
+        "Find shelter",
+        "L1090-L1096",
+        ("reason",),
+        _res(
+            NOTHING,
+            ("Порог встреч на отдыхе +1.", "Rest threshold +1."),
+            ("Порог встреч на отдыхе +2.", "Rest threshold +2."),
+        ),
+    ),
+    Task(
+        "search_treasure",
+        "scout",
+        "Искать сокровища",
+        "Search for treasure",
+        "L1100-L1106",
+        ("strength",),
+        _res(
+            NOTHING,
+            (
+                "Рефери бросает по таблице «Мелкие любопытные находки».",
+                "The Referee rolls on «Minor curiosities».",
+            ),
+            (
+                "Рефери бросает по таблице «Крупные любопытные находки».",
+                "The Referee rolls on «Major curiosities».",
+            ),
+        ),
+    ),
+    Task(
+        "forage",
+        "tracker",
+        "Собирать пищу",
+        "Forage",
+        "L1114-L1120",
+        ("reason",),
+        _res(
+            NOTHING,
+            ("Вы добываете 1 паёк.", "You gain 1 ration."),
+            ("Вы добываете 1d6 + 1 пайков.", "You gain 1d6 + 1 rations."),
+        ),
+    ),
+    Task(
+        "hunt",
+        "tracker",
+        "Охотиться",
+        "Hunt",
+        "L1124-L1130",
+        ("agility",),
+        _res(
+            ("Порог дорожных встреч −1.", "Travel threshold −1."),
+            NOTHING,
+            (
+                "Вы добываете 3d6 пайков и шкуру Большого животного.",
+                "You gain 3d6 rations and the hide of a Large animal.",
+            ),
+        ),
+    ),
+    Task(
+        "track_creature",
+        "tracker",
+        "Выследить существо",
+        "Track a creature",
+        "L1134-L1140",
+        ("reason",),
+        _res(
+            ("Порог дорожных встреч −1.", "Travel threshold −1."),
+            NOTHING,
+            (
+                "Вы встречаете нужное существо; Рефери решает, когда и где.",
+                "You meet the creature; the Referee decides when and where.",
+            ),
+        ),
+    ),
+)
+TASKS_BY_KEY: dict[str, Task] = {t.key: t for t in TASKS}
+TASK_CHOICES: tuple[Choice, ...] = tuple(Choice(t.key, t.ru, t.en) for t in TASKS)
+
+# Lost: d6 counted clockwise from the neighbour due north (L1146). Flat-topped hexes, axial
+# coordinates (q, r) with the vectors of Red Blob Games' flat layout.
+HEX_DIRECTIONS: tuple[tuple[str, str, str, tuple[int, int]], ...] = (
+    ("n", "С", "N", (0, -1)),
+    ("ne", "СВ", "NE", (1, -1)),
+    ("se", "ЮВ", "SE", (1, 0)),
+    ("s", "Ю", "S", (0, 1)),
+    ("sw", "ЮЗ", "SW", (-1, 1)),
+    ("nw", "СЗ", "NW", (-1, 0)),
+)
+DIRECTION_KEYS: tuple[str, ...] = tuple(d[0] for d in HEX_DIRECTIONS)
+DIRECTION_CHOICES: tuple[Choice, ...] = tuple(Choice(k, ru, en) for k, ru, en, _ in HEX_DIRECTIONS)
+DIRECTION_VECTORS: dict[str, tuple[int, int]] = {k: v for k, _ru, _en, v in HEX_DIRECTIONS}
+
+# --- the Miasma (L1162-L1188) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MiasmaRow:
+    """One row of «Эффекты Миазмы»: both effects are gained; the 2nd lasts as long as the 1st."""
+
+    lo: int
+    hi: int
+    key: str
+    ru: str
+    en: str
+    first_ru: str
+    first_en: str
+    second_ru: str
+    second_en: str
+    duration: str  # "miasma" (until you leave it), "instant", "cruelty" (until 0), "permanent"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+MIASMA_TABLE: tuple[MiasmaRow, ...] = (
+    MiasmaRow(
+        1,
+        2,
+        "gloom",
+        "Уныние",
+        "Gloom",
+        "Пока вы в Миазме, говорите, только когда к вам обращаются, одним словом.",
+        "Until you leave the Miasma, speak only when spoken to, in one word.",
+        "Преимущество на проверки, чтобы красться и прятаться.",
+        "Advantage on checks to sneak and hide.",
+        "miasma",
+    ),
+    MiasmaRow(
+        3,
+        4,
+        "gluttony",
+        "Прожорливость",
+        "Gluttony",
+        "Пока вы в Миазме, нужно съесть не меньше 2 пайков за отдых, чтобы он помог.",
+        "Until you leave the Miasma, eat at least 2 rations per rest to benefit from it.",
+        "+2 к проверкам сбора пищи.",
+        "+2 on Forage checks.",
+        "miasma",
+    ),
+    MiasmaRow(
+        5,
+        6,
+        "rage",
+        "Ярость",
+        "Rage",
+        "Вы уничтожаете один обычный предмет из рюкзака (Рефери выбирает случайно).",
+        "You destroy one random mundane backpack item (the Referee picks).",
+        "Восстановите 3 Выносливости или, если она полная, снимите 1 рану.",
+        "Regain 3 Stamina or, at full Stamina, lose 1 wound.",
+        "instant",
+    ),
+    MiasmaRow(
+        7,
+        8,
+        "lying",
+        "Ложь",
+        "Lying",
+        "Пока вы в Миазме, вы говорите только неправду.",
+        "Until you leave the Miasma, you speak only untruths.",
+        "Вы получаете экспертизу, которой у вас нет, на выбор.",
+        "You gain an expertise you lack, of your choice.",
+        "miasma",
+    ),
+    MiasmaRow(
+        9,
+        10,
+        "sloth",
+        "Лень",
+        "Sloth",
+        "Пока вы в Миазме, вы отказываетесь от любой дорожной роли.",
+        "Until you leave the Miasma, you refuse any travel role.",
+        "Отдыхая, вы снимаете 2 раны вместо 1.",
+        "Resting removes 2 wounds instead of 1.",
+        "miasma",
+    ),
+    MiasmaRow(
+        11,
+        12,
+        "bloodlust",
+        "Жажда крови",
+        "Bloodlust",
+        "В бою преследуйте врагов, пока их ощущаете; кончается без жестокости.",
+        "In combat, pursue and fight enemies while you sense them; ends at 0 cruelty.",
+        "+1 к урону атак оружием.",
+        "+1 damage on weapon attacks.",
+        "cruelty",
+    ),
+    MiasmaRow(
+        13,
+        99,
+        "lost",
+        "Потерян для Миазмы",
+        "Lost to the Miasma",
+        "Все эффекты Миазмы и жестокость исчезают; новых больше не будет; вы навсегда "
+        "жестоки и становитесь неигровым персонажем Рефери.",
+        "All Miasma effects and cruelty end; no new ones ever; you are cruel for good and "
+        "become an NPC run by the Referee.",
+        "Отдых в Миазме восстанавливает вам применения экспертиз.",
+        "Resting in the Miasma refreshes your expertise.",
+        "permanent",
+    ),
+)
+
+
+def miasma_row(value: int) -> MiasmaRow:
+    """The row for d10 + cruelty (L1182-L1188); 13 and more is the last row."""
+    for row in MIASMA_TABLE:
+        if row.lo <= value <= row.hi:
+            return row
+    return MIASMA_TABLE[0] if value < 1 else MIASMA_TABLE[-1]
+
+
+# --- spells (L1212-L1305) ---------------------------------------------------------------------
+
+DISCIPLINES: tuple[Choice, ...] = (
+    Choice("transmutation", "Преобразование", "Transmutation"),
+    Choice("beneficence", "Благодеяние", "Beneficence"),
+    Choice("summoning", "Призыв", "Conjuration"),
+    Choice("elements", "Стихии", "Elements"),
+    Choice("illusion", "Иллюзии", "Illusion"),
+    Choice("necromancy", "Некромантия", "Necromancy"),
+)  # L1226-L1233; the key is the matching magic expertise
+CASTING_TIMES: tuple[Choice, ...] = (
+    Choice("action", "Действие", "Action"),
+    Choice("maneuver", "Манёвр", "Maneuver"),
+    Choice("reaction", "Реакция", "Reaction"),
+    Choice("out_of_combat", "Вне боя", "Out of combat"),
+)  # L1239-L1242
+SPELL_TARGETS: tuple[Choice, ...] = (
+    Choice("number", "Число", "Number"),
+    Choice("all", "Все", "All"),
+    Choice("allies", "Союзники", "Allies"),
+    Choice("enemy", "Враг", "Enemy"),
+    Choice("creature", "Существо", "Creature"),
+    Choice("object", "Предмет", "Object"),
+    Choice("summoned", "Призванное", "Summoned"),
+    Choice("targets", "Цель / цели", "Target(s)"),
+    Choice("none", "Нет строки цели", "No target line"),
+)  # L1248-L1255
+AREAS: tuple[Choice, ...] = (
+    Choice("none", "Нет", "None"),
+    Choice("aura", "Аура", "Aura"),
+    Choice("cube", "Куб", "Cube"),
+    Choice("line", "Линия", "Line"),
+)  # L1263-L1273
+SPELL_DURATIONS: tuple[Choice, ...] = (
+    Choice("instant", "Мгновенно", "Instant"),
+    Choice("dungeon_turn", "Ход подземелья", "Dungeon turn"),
+    Choice("wear_dice", "Кости износа", "Wear dice"),
+)  # L1277-L1281
+CHAOS_DIE = 6  # L1305: a 1 is backlash
+OUT_OF_COMBAT_MINUTES = 10  # L1242
+
+
+@dataclass(frozen=True)
+class Backlash:
+    """One row of «Виды отдачи» (L1309-L1365, one row per seed line from L1311) as data.
+
+    ``duration``: "instant", "dungeon_turn" (until the end of this turn), "wear_dice", "rest"
+    (until you finish a rest) or "permanent". ``radius``: others within that many squares are
+    affected too (the Referee applies it to them). ``stacks``: rows the digest (A17) lets
+    stack; any other lasting row already on the caster is rerolled (L1299).
+    """
+
+    lo: int
+    hi: int
+    ru: str
+    en: str
+    duration: str = "instant"
+    wear_dice: int = 0
+    stacks: bool = False
+    condition: str = ""
+    damage: str = ""  # dice the caster takes now
+    piercing: bool = False
+    wounds: str = ""  # dice of wounds the caster takes now
+    radius: int = 0
+    save: str = ""  # characteristic of a resistance roll with the 6/3/0 damage ladder
+    save_rider: str = ""  # condition on a tier-1 save
+    speed: int = 0  # per stack
+    roll: str = ""  # dice rolled for the record (squares, rations, creatures...)
+    draw: bool = False  # an inventory card is drawn (rows 31-36 and 79-80, L1326-L1328, L1350)
+    creature_target: bool = False  # needs a creature target; an object target means the caster
+    characteristic: str = ""  # 87-92: −1 per stack until a rest
+    check_disadvantage: bool = False
+    attacks_against: int = 0
+    note: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.lo:02d}-{self.hi:02d}" if self.lo != self.hi else f"{self.lo}"
+
+    @property
+    def lasting(self) -> bool:
+        return self.duration != "instant"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "key": self.key}
+
+
+BACKLASH_TABLE: tuple[Backlash, ...] = (
+    Backlash(
+        1,
+        2,
+        "Ослиная голова: вы не можете говорить, только реветь.",
+        "Donkey head: you cannot speak, only bray.",
+        "wear_dice",
+        1,
+    ),
+    Backlash(
+        3,
+        4,
+        "Вынужденный танец: скорость −2, помеха на проверки лазать, прятаться, красться, плавать.",
+        "Forced dancing: speed −2; disadvantage to climb, hide, sneak and swim.",
+        "wear_dice",
+        1,
+        speed=-2,
+    ),
+    Backlash(
+        5,
+        6,
+        "Призрачная гармонь играет польку до конца хода подземелья: незамеченным не пройти.",
+        "A spectral accordion plays polka until the end of the turn: you cannot go unnoticed.",
+        "dungeon_turn",
+    ),
+    Backlash(
+        7,
+        8,
+        "До конца хода: говоря, бросайте d10; на 10 гром — 1d6 каждому в пределах 3 клеток.",
+        "Until the end of the turn, roll d10 when you speak; on 10 thunder deals 1d6 within 3.",
+        "dungeon_turn",
+        stacks=True,
+        note="+1d6 per repeat",
+    ),
+    Backlash(
+        9,
+        10,
+        "Если до конца хода вы никому не навредили — 1d6 пробивающего урона.",
+        "If you harm no other creature by the end of the turn, take 1d6 piercing.",
+        "dungeon_turn",
+        stacks=True,
+        note="+1d6 per repeat",
+    ),
+    Backlash(
+        11,
+        12,
+        "Холод до конца хода: скорость −1; ход под водой или мокрым — 1d6 пробивающего.",
+        "Cold until the end of the turn: speed −1; a turn started wet deals 1d6 piercing.",
+        "dungeon_turn",
+        stacks=True,
+        speed=-1,
+    ),
+    Backlash(13, 14, "Вы ослаблены.", "You are weakened.", condition="weakened"),
+    Backlash(
+        15,
+        16,
+        "Следующий урон до конца хода подземелья удваивается.",
+        "The next damage you take before the end of the turn is doubled.",
+        "dungeon_turn",
+    ),
+    Backlash(17, 18, "Вы уязвимы.", "You are vulnerable.", condition="vulnerable"),
+    Backlash(
+        19,
+        20,
+        "Рефери выбирает слот руки: предмет падает, слот бесполезен до конца хода.",
+        "The Referee picks a hand slot: its item drops; the slot is unusable until turn end.",
+        "dungeon_turn",
+    ),
+    Backlash(
+        21,
+        22,
+        "Уничтожены ближайшие 1d6 пайков.",
+        "The nearest 1d6 rations are destroyed.",
+        roll="1d6",
+    ),
+    Backlash(
+        23,
+        24,
+        "Громовой раскат слышен в пределах 100 клеток: любопытные придут.",
+        "Thunder is heard within 100 squares; the curious come.",
+        radius=100,
+    ),
+    Backlash(
+        25,
+        26,
+        "Порыв ветра толкает вас и всех в пределах 10 клеток на 1d6 клеток.",
+        "A gust pushes you and every creature within 10 squares 1d6 squares.",
+        radius=10,
+        roll="1d6",
+    ),
+    Backlash(27, 28, "Вы получаете 1d6 урона.", "You take 1d6 damage.", damage="1d6"),
+    Backlash(
+        29,
+        30,
+        "Вы телепортируетесь на 1d6 клеток (направление выбирает Рефери).",
+        "You teleport 1d6 squares in a direction the Referee picks.",
+        roll="1d6",
+    ),
+    Backlash(
+        31,
+        32,
+        "Вытяните карточку: предмет становится козой Рефери, пока коза не умрёт.",
+        "Draw: the item becomes a goat run by the Referee until the goat dies.",
+        "permanent",
+        draw=True,
+    ),
+    Backlash(
+        33,
+        34,
+        "Вытяните карточку: предмет телепортируется к случайному существу в 20 клетках.",
+        "Draw: the item teleports to a random creature within 20 squares.",
+        draw=True,
+    ),
+    Backlash(
+        35,
+        36,
+        "Вытяните карточку: предмет до конца хода — метёлка для пыли.",
+        "Draw: the item is a feather duster until the end of the turn.",
+        "dungeon_turn",
+        draw=True,
+    ),
+    Backlash(
+        37,
+        38,
+        "Слизь до конца хода: скорость −2.",
+        "Slime until the end of the turn: speed −2.",
+        "dungeon_turn",
+        stacks=True,
+        speed=-2,
+    ),
+    Backlash(
+        39,
+        40,
+        "Облако зловония: помеха на все проверки.",
+        "A stench cloud: disadvantage on all checks.",
+        "wear_dice",
+        1,
+        check_disadvantage=True,
+    ),
+    Backlash(
+        41,
+        42,
+        "Ваши союзники в 10 клетках от цели получают по 1d6 пробивающего.",
+        "Your allies within 10 squares of the target take 1d6 piercing each.",
+        roll="1d6",
+        creature_target=True,
+        radius=10,
+    ),
+    Backlash(
+        43,
+        44,
+        "Говорите только рифмованными двустишиями; каждая неудача — 1d6 пробивающего.",
+        "Speak only in rhyming couplets; each failure deals 1d6 piercing.",
+        "wear_dice",
+        1,
+    ),
+    Backlash(
+        45,
+        46,
+        "1d6 враждебных кровавых существ A появляются в пределах 5 клеток.",
+        "1d6 hostile blood creatures A appear within 5 squares.",
+        roll="1d6",
+        radius=5,
+    ),
+    Backlash(
+        47,
+        48,
+        "Светящийся контур: спрятаться нельзя, атаки против вас получают +2.",
+        "Glowing outline: you cannot hide; attacks against you get +2.",
+        "wear_dice",
+        1,
+        attacks_against=2,
+    ),
+    Backlash(
+        49,
+        50,
+        "Огонь: вы и все в пределах 2 клеток получаете 1d6 урона.",
+        "Fire: you and every creature within 2 squares take 1d6.",
+        damage="1d6",
+        radius=2,
+    ),
+    Backlash(
+        51,
+        52,
+        "Демонические пчёлы: вы и все в 3 клетках — бросок Силы (≤11 6 урона и ослаблен; "
+        "12–16 3 урона).",
+        "Demon bees: you and all within 3 save with Strength (≤11 6 damage and weakened; "
+        "12–16 3 damage).",
+        radius=3,
+        save="strength",
+        save_rider="weakened",
+    ),
+    Backlash(
+        53,
+        54,
+        "Щупальца: вы и все в 3 клетках получаете 1d6; у вас 3 особые раны.",
+        "Tentacles: you and all within 3 take 1d6; you gain 3 special wounds.",
+        "permanent",
+        damage="1d6",
+        radius=3,
+        wounds="3",
+    ),
+    Backlash(
+        55,
+        56,
+        "Груда земли: вы и все в 2 клетках — бросок Ловкости (≤11 6 урона и сбит с ног; "
+        "12–16 3 урона).",
+        "Falling earth: you and all within 2 save with Agility (≤11 6 damage and prone; "
+        "12–16 3 damage).",
+        radius=2,
+        save="agility",
+        save_rider="prone",
+    ),
+    Backlash(
+        57,
+        58,
+        "Фарфоровое тело: непробивающий урон удваивается.",
+        "Porcelain body: non-piercing damage is doubled.",
+        "wear_dice",
+        1,
+    ),
+    Backlash(
+        59,
+        60,
+        "Вы сбиты с ног, не можете встать и ползёте.",
+        "You are prone, cannot stand and must crawl.",
+        "wear_dice",
+        1,
+        condition="prone",
+    ),
+    Backlash(
+        61,
+        62,
+        "Руки стали ногами до конца хода: скорость +2, руками ничего нельзя.",
+        "Hands become feet until the end of the turn: speed +2; you cannot use your hands.",
+        "dungeon_turn",
+        speed=2,
+    ),
+    Backlash(
+        63,
+        64,
+        "Зыбучий песок в пределах 1 клетки: бросок Ловкости (≤11 схвачен и 1d6 пробивающего "
+        "в конце раунда; 12–16 схвачен до конца своего хода; 17+ 2 клетки).",
+        "Quicksand within 1 square: Agility save (≤11 grabbed, 1d6 piercing each round end; "
+        "12–16 grabbed until the end of its next turn; 17+ may move 2).",
+        radius=1,
+        save="agility",
+        save_rider="grabbed",
+        note="printed 62-64 (A15)",
+    ),
+    Backlash(
+        65,
+        66,
+        "Одностороннее окно-портал до конца хода: вас видят и слышат у вашего врага.",
+        "A one-way portal window until the end of the turn: a rival sees and hears you.",
+        "dungeon_turn",
+    ),
+    Backlash(
+        67,
+        68,
+        "Вы телепортируетесь до 50 клеток по горизонтали (направление выбирает Рефери).",
+        "You teleport up to 50 squares horizontally in a direction the Referee picks.",
+    ),
+    Backlash(
+        69,
+        70,
+        "1d6 урона; вы по шею в земле и схвачены; 1d6 в начале каждого раунда схваченным.",
+        "1d6 damage; buried to the neck and grabbed; 1d6 each round you start grabbed.",
+        "permanent",
+        damage="1d6",
+        condition="grabbed",
+    ),
+    Backlash(
+        71,
+        72,
+        "Благое заклинание — на ближайшего врага, вредное — на вас (решает Рефери).",
+        "A beneficial spell hits the nearest enemy, a harmful one you (the Referee rules).",
+        creature_target=True,
+    ),
+    Backlash(
+        73,
+        74,
+        "В начале своего хода в бою бросайте кость: нечётное — весь ход рвёте слизнями.",
+        "At the start of each combat turn roll a die: odd, you vomit slugs all turn.",
+        "wear_dice",
+        1,
+    ),
+    Backlash(
+        75,
+        76,
+        "Плавится 1d6×100 монет, самоцвет или другое обычное сокровище (случайно).",
+        "1d6×100 coins, a gem or another mundane treasure you carry (random) melts.",
+        roll="1d6",
+    ),
+    Backlash(
+        77,
+        78,
+        "Лягушка: Крошечный, Выносливость макс. 1, 0 слотов, без экспертиз; Прыжок +2.",
+        "Frog: Tiny, max Stamina 1, 0 slots, no expertise; Jump +2.",
+        "wear_dice",
+        1,
+    ),
+    Backlash(
+        79,
+        80,
+        "Вытяните карточку: предмет телепортируется в подземелье на выбор Рефери.",
+        "Draw: the item teleports to a dungeon of the Referee's choice.",
+        draw=True,
+    ),
+    Backlash(
+        81,
+        82,
+        "Рот и уши срастаются до конца отдыха: не говорите и не слышите.",
+        "Mouth and ears fused until you finish a rest: you cannot speak or hear.",
+        "rest",
+    ),
+    Backlash(
+        83,
+        84,
+        "Яркий свет вы воспринимаете как темноту.",
+        "You perceive bright light as darkness.",
+        "wear_dice",
+        2,
+    ),
+    Backlash(
+        85,
+        86,
+        "Жалящие насекомые не дают отдыхать, пока не скормите им 1000 фунтов плоти.",
+        "Stinging insects prevent rest until you feed them 1000 lb of flesh.",
+        "permanent",
+    ),
+    Backlash(
+        87,
+        88,
+        "Сила −1 до конца отдыха (накапливается).",
+        "Strength −1 until you finish a rest (stacks).",
+        "rest",
+        stacks=True,
+        characteristic="strength",
+    ),
+    Backlash(
+        89,
+        90,
+        "Ловкость −1 до конца отдыха (накапливается).",
+        "Agility −1 until you finish a rest (stacks).",
+        "rest",
+        stacks=True,
+        characteristic="agility",
+    ),
+    Backlash(
+        91,
+        92,
+        "Разум −1 до конца отдыха (накапливается).",
+        "Reason −1 until you finish a rest (stacks).",
+        "rest",
+        stacks=True,
+        characteristic="reason",
+    ),
+    Backlash(93, 94, "Вы получаете 1d6 ран.", "You take 1d6 wounds.", wounds="1d6"),
+    Backlash(
+        95,
+        96,
+        "Молнии: вы и все в пределах 5 клеток получаете 3d6 урона.",
+        "Lightning: you and every creature within 5 squares take 3d6.",
+        damage="3d6",
+        radius=5,
+    ),
+    Backlash(
+        97,
+        98,
+        "Аллергия на магию: 1d6 пробивающего, когда вы или кто-то в 10 клетках колдует.",
+        "Magic allergy: 1d6 piercing whenever you or anyone within 10 casts or activates magic.",
+        "wear_dice",
+        2,
+    ),
+    Backlash(
+        99,
+        100,
+        "Ваши сотворения на ступень ниже; 1-я ступень считается роком.",
+        "Your casts count one tier lower; tier 1 counts as a doom.",
+        "wear_dice",
+        2,
+    ),
+    Backlash(
+        101,
+        101,
+        "Оленьи рога, которые отрастают; головные уборы не надеть.",
+        "Antlers that regrow if cut; no ordinary headgear.",
+        "permanent",
+    ),
+    Backlash(
+        102,
+        102,
+        "Одна случайная ваша экспертиза меняется на случайную, которой у вас нет.",
+        "One random expertise you have is swapped for a random one you lack.",
+    ),
+    Backlash(
+        103,
+        103,
+        "Рука навсегда становится обычным одноручным оружием; этот слот руки занят.",
+        "A hand becomes a mundane one-handed weapon for good; that hand slot is lost.",
+        "permanent",
+    ),
+    Backlash(
+        104,
+        104,
+        "Выносливость падает до 0, и вы получаете 2d6 ран.",
+        "Stamina drops to 0 and you take 2d6 wounds.",
+        wounds="2d6",
+    ),
+    Backlash(
+        105,
+        105,
+        "Портал в Ад: тело и душа запечатаны навеки.",
+        "Dragged into Hell; sealed forever.",
+        "permanent",
+    ),
+)
+STACKING_BACKLASH = frozenset(b.key for b in BACKLASH_TABLE if b.stacks)
+TIER_DOWN_BACKLASH = "99-100"
+
+
+def backlash_row(value: int) -> Backlash:
+    """The row for d100 + rank (1-105); the printed 62-64 is read as 63-64 (A15)."""
+    for row in BACKLASH_TABLE:
+        if row.lo <= value <= row.hi:
+            return row
+    raise ValueError(f"no backlash row for {value}")
+
+
+# --- crafting (L1369-L1411) -------------------------------------------------------------------
+
+CRAFT_TOOLS: dict[str, tuple[str, str, str]] = {
+    "alchemy": ("alchemist_tools", "Инструменты алхимика", "Alchemist's tools"),
+    "blacksmithing": ("smith_tools", "Инструменты кузнеца", "Smith's tools"),
+    "enchanting": ("enchanter_tools", "Инструменты зачарователя", "Enchanter's tools"),
+}  # L1381-L1385
+CRAFT_MAX_EXPERTISE = 2  # L1401
+CRAFT_EXPERTISE_BONUS = 4  # L1401
+CRAFT_DOUBLE_STEP = 4  # L1401
+CRAFT_MIN_POINTS = 1  # L1399
+
+
+def describe_tables() -> dict[str, Any]:
+    """The combat, travel, spell and crafting tables for ``Crows.describe()`` (forms, help
+    pages, the map and travel UI)."""
+    return {
+        "digest_b": DIGEST_B,
+        "size_space_reach": {
+            k: {"squares": v[0], "reach": v[1]} for k, v in SIZE_SPACE_REACH.items()
+        },
+        "sides": [s.as_dict() for s in SIDES],
+        "costs": [c.as_dict() for c in COSTS],
+        "cover": [c.as_dict() for c in COVER],
+        "concealment": [c.as_dict() for c in CONCEALMENT],
+        "forced_kinds": [k.as_dict() for k in FORCED_KINDS],
+        "paces": [asdict(p) for p in PACES],
+        "rivers": [r.as_dict() for r in RIVER],
+        "roles": [
+            r.as_dict() | {"limit": ROLE_LIMIT[r.key], "order": ROLE_ORDER.index(r.key)}
+            for r in ROLES
+        ],
+        "tasks": [
+            {
+                "key": t.key,
+                "role": t.role,
+                "ru": t.ru,
+                "en": t.en,
+                "characteristics": list(t.characteristics),
+                "results": {k: {"ru": v[0], "en": v[1]} for k, v in t.results.items()},
+            }
+            for t in TASKS
+        ],
+        "directions": [c.as_dict() for c in DIRECTION_CHOICES],
+        "miasma_table": [row.as_dict() for row in MIASMA_TABLE],
+        "disciplines": [d.as_dict() for d in DISCIPLINES],
+        "casting_times": [c.as_dict() for c in CASTING_TIMES],
+        "spell_targets": [c.as_dict() for c in SPELL_TARGETS],
+        "spell_areas": [c.as_dict() for c in AREAS],
+        "spell_durations": [c.as_dict() for c in SPELL_DURATIONS],
+        "backlash_table": [row.as_dict() for row in BACKLASH_TABLE],
+        "crafting_tools": {
+            k: {"kind": v[0], "ru": v[1], "en": v[2]} for k, v in CRAFT_TOOLS.items()
+        },
+    }

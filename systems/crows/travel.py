@@ -1,5 +1,5 @@
 """Overland travel (Путешествие по суше, seed L949-L1208) as pure functions over a travel state
-dict (``state_b.TRAVEL``), the "travel watch" flow of the digest (§2.7):
+dict (``sheet.TRAVEL``), the "travel watch" flow of the digest (§2.7):
 
 1. ``start_day``: pace → hexes 1/2/3, thresholds 8/7/6 for travel and rest, role checks at
    advantage / plain / disadvantage; slowest speed, road and river modifiers (L971-L989);
@@ -22,8 +22,8 @@ from typing import Any
 
 from systems.core.dice import Dice
 from systems.core.schema import fail, validate
-from systems.crows.state_b import TRAVEL
-from systems.crows.terms_b import (
+from systems.crows.sheet import TRAVEL
+from systems.crows.terms import (
     DIRECTION_KEYS,
     DIRECTION_VECTORS,
     PACES_BY_KEY,

@@ -23,7 +23,7 @@ from systems.crows import travel as travel_rules
 from systems.crows.checks import evaluate
 from systems.crows.crafting import crafting_points
 from systems.crows.spells import apply_backlash
-from systems.crows.terms_b import BACKLASH_TABLE, TASKS
+from systems.crows.terms import BACKLASH_TABLE, TASKS
 from tests.systems.rulebook import crows_doom, crows_tier
 
 

@@ -18,7 +18,7 @@ from systems.crows import end_dungeon_turn
 from systems.crows import movement as mv
 from systems.crows.items import make_item
 from systems.crows.spells import apply_backlash, roll_backlash
-from systems.crows.terms_b import BACKLASH_TABLE, backlash_row, miasma_row
+from systems.crows.terms import BACKLASH_TABLE, backlash_row, miasma_row
 
 # --- describe ---------------------------------------------------------------------------------
 

@@ -4,8 +4,8 @@ Same generic shape as ``systems/tales/tables.py`` (``name``/``text`` in ru and e
 ``modifier_label`` for tables rolled "d10 + cruelty" or "d100 + rank": a roll adds the
 modifier and totals past the last row read the last row ("13+").
 
-The Miasma and backlash rows come from ``systems/crows/terms_b.py`` (part B of the rules) when
-it is installed; the rows written out here are the fallback.
+The Miasma and backlash rows come from ``systems/crows/terms.py`` (the rules' own tables); the
+rows written out here give the tables their names and shape.
 
 Not shipped: the campfire table (L596-L604) looks light up by fire size, nothing is rolled on
 it (``systems/crows/terms.py`` CAMPFIRE); encounter tables proper are in the Referee's book,
@@ -15,6 +15,8 @@ not in the seed (L524), so only the encounter checks are here.
 from __future__ import annotations
 
 from typing import Any
+
+from systems.crows.terms import BACKLASH_TABLE, MIASMA_TABLE
 
 
 def _t(ru: str, en: str) -> dict[str, str]:
@@ -546,14 +548,8 @@ BACKLASH = {
     "entries": [_e(lo, hi, ru, en) for lo, hi, ru, en in _BACKLASH],
 }
 
-# Part B of the Crows rules (systems/crows/terms_b.py) carries the Miasma and backlash rows as
-# data; when it is there the library reads them from it, so the rules and the ready-made table
-# cannot disagree. The rows above are the same digest tables, kept as a fallback while part B
-# is not installed (delete them once it is).
-try:
-    from systems.crows import terms_b
-except ImportError:  # pragma: no cover - depends on what is installed
-    terms_b = None
+# The Crows rules (systems/crows/terms.py) carry the Miasma and backlash rows as data; the
+# library reads them from there, so the rules and the ready-made table cannot disagree.
 
 
 def _miasma_from(rows) -> dict[str, Any]:
@@ -586,10 +582,8 @@ def _backlash_from(rows) -> dict[str, Any]:
     return {**BACKLASH, "entries": entries}
 
 
-if terms_b is not None and hasattr(terms_b, "MIASMA_TABLE"):
-    MIASMA = _miasma_from(terms_b.MIASMA_TABLE)
-if terms_b is not None and hasattr(terms_b, "BACKLASH_TABLE"):
-    BACKLASH = _backlash_from(terms_b.BACKLASH_TABLE)
+MIASMA = _miasma_from(MIASMA_TABLE)
+BACKLASH = _backlash_from(BACKLASH_TABLE)
 
 TABLES: tuple[dict[str, Any], ...] = (
     _encounter_check(9),
