@@ -73,7 +73,8 @@ class AttackMoves:
         )
 
     def _attack_targets(self, call: Call) -> list[dict[str, Any]]:
-        """One roll for every target, each with its own modifiers; nobody twice (L819)."""
+        """One roll for every target, each with its own modifiers; nobody twice («Бой › Несколько
+        целей»)."""
         p = call.params
         if p["targets"]:
             if p.get("target") is not None:
@@ -115,7 +116,8 @@ class AttackMoves:
                     "Импровизированное оружие нужно держать в руке.",
                     "Hold the improvised weapon in hand.",
                 )
-            # L811: that weapon's damage without its special properties, at disadvantage
+            # «Бой › Дальние атаки»: that weapon's damage without its special properties, at
+            # disadvantage
             profile = {**cb.UNARMED, **copy.deepcopy(p["weapon_like"]), "expertise": ""}
             improvised = True
         kind = profile["type"]
@@ -150,7 +152,8 @@ class AttackMoves:
         }
 
     def _target_setup(self, call: Call, ctx: dict[str, Any], t: dict[str, Any]) -> Setup:
-        """One target's advantages, disadvantages and bonuses (L801-L831, L586-L660, L703)."""
+        """One target's advantages, disadvantages and bonuses («Бой › Как атаковать»; «Свет»;
+        «Частые опасности»; «Линия эффекта»; «Бой › Застигнут врасплох»)."""
         st, p = call.state, call.params
         attack, profile = ctx["attack"], ctx["profile"]
         sheet = t.get("sheet")
@@ -167,20 +170,20 @@ class AttackMoves:
                 f"No line of effect to {t['name']!r}.",
             )
         if cover == "half":
-            sources.append("cover")  # L644
-        sources += CONCEALMENT_SOURCES[t.get("concealment", "none")]  # L652-L660
+            sources.append("cover")  # «Линия эффекта › Укрытие»
+        sources += CONCEALMENT_SOURCES[t.get("concealment", "none")]  # «Линия эффекта › Завеса»
         if t.get("flanking"):
             sources.append("flanking")  # whether it counts: attacks.attack_modifiers
         if t.get("high_ground"):
-            sources.append("high_ground")  # L831
+            sources.append("high_ground")  # «Бой › Возвышенность»
         if attack == "ranged" and t.get("adjacent"):
-            sources.append("ranged_adjacent")  # L805
+            sources.append("ranged_adjacent")  # «Бой › Дальние атаки»
         if cb.taunt_applies(p.get("taunted_by", ""), ctx["names"]):
-            sources.append("taunted")  # L761
+            sources.append("taunted")  # «Бой › Действие „Насмешка“»
         if ctx["improvised"]:
-            sources.append("improvised_weapon")  # L811
+            sources.append("improvised_weapon")  # «Бой › Дальние атаки»
         if sheet is not None and attacks_against_bonus(sheet):
-            parts["glowing"] = attacks_against_bonus(sheet)  # L1334
+            parts["glowing"] = attacks_against_bonus(sheet)  # «Заклинания › Виды отдачи»
         if t.get("target_bonus"):
             parts["target"] = t["target_bonus"]
         distance = t.get("distance")
@@ -195,7 +198,7 @@ class AttackMoves:
         if attack == "ranged" and distance:
             penalty = attacks.range_penalty(int(profile.get("range", 0)), distance)
             if penalty:
-                parts["range"] = penalty  # L799
+                parts["range"] = penalty  # «Бой › Дальние атаки»
         keys = None
         if ctx["spell"]:
             keys = ctx["expertise_keys"]
@@ -219,7 +222,7 @@ class AttackMoves:
     _setup_provoked_attack = _setup_attack
 
     def _do_attack(self, call: Call) -> Outcome:
-        """Атака (L777-L831): validate every target first, then one roll for all."""
+        """Атака («Бой › Как атаковать»): validate every target first, then one roll for all."""
         st = call.state
         self._alive(st)
         if has_effect(st, NO_HANDS) and call.params["weapon_id"] not in ("", "natural"):
@@ -260,10 +263,11 @@ class AttackMoves:
         index: int,
     ) -> dict[str, Any]:
         """What one target's tier does: damage through the pipeline on a hit; on a miss a
-        counterattack opening (melee, L787) or a stray shot at adjacent allies (ranged, L801)."""
+        counterattack opening (melee, «Бой › Ближние атаки») or a stray shot at adjacent allies
+        (ranged, «Бой › Дальние атаки»)."""
         p, dice = call.params, self._need_dice(call)
         profile, attack = ctx["profile"], ctx["attack"]
-        tier = 1 if t.get("guessed_wrong") else r.tier  # L590: a wrong square misses
+        tier = 1 if t.get("guessed_wrong") else r.tier  # «Свет › Темнота»: a wrong square misses
         info: dict[str, Any] = {
             "name": t["name"],
             "tier": tier,
@@ -285,9 +289,13 @@ class AttackMoves:
                 characteristics=characteristic_values(attacker),
                 attr=ctx["characteristic"],
             )
-            bonus = blessed_attack_bonus(attacker, ctx["characteristic"])  # L446
+            bonus = blessed_attack_bonus(
+                attacker, ctx["characteristic"]
+            )  # «Состояния › Благословлён»
             if not ctx["spell"]:
-                bonus += weapon_damage_bonus(attacker)  # Bloodlust (L1187)
+                bonus += weapon_damage_bonus(
+                    attacker
+                )  # Bloodlust («Путешествие по суше › Эффекты Миазмы»)
             deals = bool(rolled and rolled["text"])  # a line that is all rider deals nothing
             amount = rolled["total"] + bonus if deals else 0
             info["damage_roll"] = rolled
@@ -329,8 +337,8 @@ class AttackMoves:
     def _counter_opening(
         self, call: Call, t: dict[str, Any], *, doom: bool
     ) -> dict[str, Any] | None:
-        """May the target counterattack (L839)? Only with a held melee weapon in reach (A3),
-        a reaction left, and awake."""
+        """May the target counterattack («Бой › Контратака»)? Only with a held melee weapon in reach
+        (A3), a reaction left, and awake."""
         sheet = t.get("sheet")
         opening: dict[str, Any] = {"by": t["name"], "tier": 3 if doom else 2, "doom": doom}
         if t.get("target_reaction_used"):
@@ -350,8 +358,9 @@ class AttackMoves:
         return opening
 
     def _finish_attack(self, call: Call, result: CheckResult, out: Outcome, extra) -> Outcome:
-        """Per-target tiers from the one roll, damage, crit's extra action (L815), fragile
-        items (L789), ammunition and thrown weapons (L807), the counterattack choice."""
+        """Per-target tiers from the one roll, damage, crit's extra action («Бой › Криты на
+        атаках»), fragile items («Бой › Ближние атаки»), ammunition and thrown weapons («Бой ›
+        Дальние атаки»), the counterattack choice."""
         ctx = self._attack_ctx(call)
         st = out.state
         results = []
@@ -386,8 +395,8 @@ class AttackMoves:
     def _other_target(
         self, call: Call, ctx: dict[str, Any], t: dict[str, Any], first: CheckResult
     ) -> CheckResult:
-        """The same faces read with another target's modifiers (L819); an expertise spent on
-        the roll lifts every target's tier (never a doom)."""
+        """The same faces read with another target's modifiers («Бой › Несколько целей»); an
+        expertise spent on the roll lifts every target's tier (never a doom)."""
         s = self._target_setup(call, ctx, t)
         r = evaluate(
             first.faces,
@@ -413,13 +422,13 @@ class AttackMoves:
             ammo = self._ammo_id(st, profile["ammo"])
             if ammo is not None:
                 st["inventory"], _ = remove(st["inventory"], ammo)
-                out.details["ammo_used"] = ammo  # L807: destroyed
+                out.details["ammo_used"] = ammo  # «Бой › Дальние атаки»: destroyed
         if ctx["attack"] == "ranged" and profile["type"] == "thrown":
             st["inventory"], thrown = remove(st["inventory"], card["id"])
-            out.details["thrown_item"] = thrown  # L807: may be picked up
+            out.details["thrown_item"] = thrown  # «Бой › Дальние атаки»: may be picked up
         elif card["fragile"] and ctx["attack"] == "melee":
             st["inventory"], broken = remove(st["inventory"], card["id"])
-            out.details["broken_item"] = broken  # L789
+            out.details["broken_item"] = broken  # «Бой › Ближние атаки»
             out.flags["broke"] = True
 
     def _offer_counter(
@@ -430,7 +439,7 @@ class AttackMoves:
         opening: dict[str, Any],
         index: int,
     ) -> Outcome:
-        """The trigger has resolved; now the other side may spend its reaction (L835)."""
+        """The trigger has resolved; now the other side may spend its reaction («Бой › Реакции»)."""
         out.options = [COUNTER, DECLINE]
         out.pick = 1
         out.chooser = self._chooser_for(counter_sheet)
@@ -541,7 +550,7 @@ class AttackMoves:
         }
 
     def _do_counterattack(self, call: Call) -> Outcome:
-        """Контратака (L839-L843) from the counterattacker's own sheet."""
+        """Контратака («Бой › Контратака») from the counterattacker's own sheet."""
         st, p = call.state, call.params
         self._alive(st)
         if p["provoked"]:

@@ -19,21 +19,22 @@ class CheckMoves:
     """Checks and special checks; the roll itself is ``Resolution._roll_check``."""
 
     def _do_check(self, call: Call) -> Outcome:
-        """Проверка (L158-L230): 2d10 + characteristic; attacks and castings too (L311-L319)."""
+        """Проверка («Проверки»): 2d10 + characteristic; attacks and castings too («Проверки ›
+        Особые проверки»)."""
         return self._roll_check(call)
 
     def _finish_check(self, call, result, out, extra) -> Outcome:
         if call.params["kind"] == "attack":
-            out.flags["hit"] = result.tier >= 2  # L781: tier 1 is a miss
+            out.flags["hit"] = result.tier >= 2  # «Бой › Как атаковать»: tier 1 is a miss
             if result.crit:
                 out.flags.update(attacks.crit_extra_action(on_own_turn=call.params["on_own_turn"]))
             bonus = blessed_attack_bonus(out.state, result.characteristic or "strength")
             if bonus and result.tier >= 2:
-                out.details["blessed_damage"] = bonus  # L446
+                out.details["blessed_damage"] = bonus  # «Состояния › Благословлён»
         return out
 
     def _do_help(self, call: Call) -> Outcome:
-        """Помощь (L301-L309): a separate check first; its tier gives −1, +1 or +2."""
+        """Помощь («Проверки › Помощь»): a separate check first; its tier gives −1, +1 or +2."""
         return self._roll_check(call)
 
     def _finish_help(self, call, result, out, extra) -> Outcome:
@@ -42,30 +43,36 @@ class CheckMoves:
         return out
 
     def _do_group_check(self, call: Call) -> Outcome:
-        """Групповая проверка (L331-L333): the leader rolls with every helper's result."""
+        """Групповая проверка («Проверки › Групповые проверки»): the leader rolls with every
+        helper's result."""
         return self._roll_check(call)
 
     def _finish_group_check(self, call, result, out, extra) -> Outcome:
         if result.tier == 2:
-            # L333: if success has a cost, the leader and every helper who gave −1 pay it.
+            # «Проверки › Групповые проверки»: if success has a cost, the leader and every helper
+            # who gave −1 pay it.
             out.details["cost_payers"] = group_cost_payers(
                 call.state["name"] or "leader", call.params["helpers"]
             )
         return out
 
     def _do_resistance(self, call: Call) -> Outcome:
-        """Бросок сопротивления (L323-L327): the effect sets the tiers."""
+        """Бросок сопротивления («Проверки › Броски сопротивления»): the effect sets the tiers."""
         return self._roll_check(call)
 
     def _finish_resistance(self, call, result, out, extra) -> Outcome:
         if result.crit:
-            out.details["crit_may"] = ["harm_source", "ally_auto_tier3"]  # L327
+            out.details["crit_may"] = [
+                "harm_source",
+                "ally_auto_tier3",
+            ]  # «Проверки › Броски сопротивления»
         if result.doom:
-            out.details["doom_may"] = "extra_1d10_damage"  # L327
+            out.details["doom_may"] = "extra_1d10_damage"  # «Проверки › Броски сопротивления»
         return out
 
     def _do_hide(self, call: Call) -> Outcome:
-        """Прятаться и красться (L337): only from a creature not watching you."""
+        """Прятаться и красться («Проверки › Прятаться и красться»): only from a creature not
+        watching you."""
         if call.params["observed"]:
             raise fail(
                 "observed",
@@ -90,7 +97,8 @@ class CheckMoves:
         return out
 
     def _do_clear_retry_lock(self, call: Call) -> Outcome:
-        """The Referee decides that circumstances changed enough for a retry (L202)."""
+        """The Referee decides that circumstances changed enough for a retry («Проверки › Повторная
+        попытка»)."""
         st = call.state
         key = call.params["task"].strip().casefold()
         st["retry_locks"] = [t for t in st["retry_locks"] if t.casefold() != key]

@@ -17,7 +17,8 @@ class ConditionMoves:
     """Conditions and timed effects on one creature's sheet."""
 
     def _do_add_condition(self, call: Call) -> Outcome:
-        """No second instance of a condition (L442); objects take none (L434)."""
+        """No second instance of a condition («Состояния»); objects take none («Урон и смерть ›
+        Выносливость»)."""
         p = call.params
         st, added = add_condition(
             call.state, p["condition"], by=p["by"], range_=p["range"], knocked_out=p["knocked_out"]
@@ -46,7 +47,7 @@ class ConditionMoves:
         return self._outcome(call, state=st, flags={"added": added})
 
     def _do_wake(self, call: Call) -> Outcome:
-        """A loud noise wakes every sleeper within 10 squares (L464)."""
+        """A loud noise wakes every sleeper within 10 squares («Состояния › Без сознания»)."""
         distance = call.params["distance"]
         if distance is not None and distance > 10:
             return self._outcome(call, state=call.state, flags={"woke": False})

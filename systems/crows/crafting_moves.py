@@ -33,9 +33,9 @@ class CraftingMoves:
         return self._outcome(call, state=clean_character(st, settings=call.settings))
 
     def _craft_rolls(self, call: Call) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """One "Craft gear" activity's rolls (L1399-L1401): no tiers; the total is crafting
-        points, at least 1, 0 on a doom; a crit gives another roll, chained (A19); each
-        expertise +4, at most two, each spending a use (A18) on the activity's first roll."""
+        """One "Craft gear" activity's rolls («Изготовление › Броски изготовления»): no tiers; the
+        total is crafting points, at least 1, 0 on a doom; a crit gives another roll, chained (A19);
+        each expertise +4, at most two, each spending a use (A18) on the activity's first roll."""
         st, p = call.state, call.params
         keys = list(dict.fromkeys(p["expertises"]))
         for key in keys:
@@ -104,8 +104,9 @@ class CraftingMoves:
         return project
 
     def _do_craft(self, call: Call) -> Outcome:
-        """Бросок изготовления (L1397-L1407) on one's own project: the requirements first
-        (L1375-L1385), then the rolls; points reaching the goal finish the item (L1403)."""
+        """Бросок изготовления («Изготовление › Броски изготовления») on one's own project: the
+        requirements first («Изготовление › Требования к изготовлению»), then the rolls; points
+        reaching the goal finish the item («Изготовление › Броски изготовления»)."""
         st, p = call.state, call.params
         self._alive(st)
         project = self._own_project(call)
@@ -127,10 +128,11 @@ class CraftingMoves:
         dice: Dice,
         settings: dict[str, Any] | None = None,
     ) -> tuple[list[dict[str, Any]], list[Outcome]]:
-        """Several crafters (L1411): the owner rolls on its project, then each resting companion
-        who meets the tool and expertise requirements spends its activity to add its own rolls
-        to the same item. ``plans`` hold one ``craft`` parameter dict per character (None: not
-        crafting). Returns the new sheets and one outcome per crafter."""
+        """Several crafters («Изготовление › Несколько изготовителей»): the owner rolls on its
+        project, then each resting companion who meets the tool and expertise requirements spends
+        its activity to add its own rolls to the same item. ``plans`` hold one ``craft`` parameter
+        dict per character (None: not crafting). Returns the new sheets and one outcome per
+        crafter."""
         states = [copy.deepcopy(c) for c in characters]
         outs: list[Outcome] = []
         order = [owner, *(i for i in range(len(states)) if i != owner)]
@@ -168,8 +170,8 @@ class CraftingMoves:
         return self._check_setup(call, characteristic="reason")
 
     def _do_identify_check(self, call: Call) -> Outcome:
-        """Holding a magic item, 2d10 + Reason (L1419-L1423); no retry until circumstances
-        change (L202)."""
+        """Holding a magic item, 2d10 + Reason («Опознание магических предметов»); no retry until
+        circumstances change («Проверки › Повторная попытка»)."""
         st, p = call.state, call.params
         self._alive(st)
         found = find(st["inventory"], p["item_id"])
@@ -200,8 +202,8 @@ class CraftingMoves:
         return out
 
     def _do_butcher(self, call: Call) -> Outcome:
-        """Разделать труп (L546, L1389): 1d6 parts up to Medium, 2d6 Large, 3d6 Huge, 4d6
-        Охренеть!; the corpse is destroyed."""
+        """Разделать труп («Отдых › Разделать труп»; «Изготовление › Разделка на материалы»): 1d6
+        parts up to Medium, 2d6 Large, 3d6 Huge, 4d6 Охренеть!; the corpse is destroyed."""
         p = call.params
         plan = RestPlan(item_id=p["item_id"], corpse_size=p["corpse_size"])
         st, events = _butcher(call.state, plan, call.dice)

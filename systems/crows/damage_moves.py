@@ -30,7 +30,7 @@ class DamageMoves:
     """Damage, wounds and the common hazards on one creature's sheet."""
 
     def _fall_resists(self, call: Call) -> bool:
-        # An unconscious creature has no reactions (L464).
+        # An unconscious creature has no reactions («Состояния › Без сознания»).
         return (
             call.params["resist"]
             and fall_dice(call.params["feet"]) > 0
@@ -38,8 +38,8 @@ class DamageMoves:
         )
 
     def _do_fall(self, call: Call) -> Outcome:
-        """Падение (L616-L622): roll the damage, then the reaction resistance roll, then the
-        reduction dice; the rest is piercing damage."""
+        """Падение («Частые опасности › Падение»): roll the damage, then the reaction resistance
+        roll, then the reduction dice; the rest is piercing damage."""
         self._alive(call.state)
         count = fall_dice(call.params["feet"])
         faces = [self._need_dice(call).roll(6) for _ in range(count)]
@@ -95,8 +95,8 @@ class DamageMoves:
         return base
 
     def _do_suffocate(self, call: Call) -> Outcome:
-        """Удушье (L630): 3 + Strength rounds; then 1d6 at the start of every round. Not
-        marked piercing in the seed (digest ambiguity 8; a setting)."""
+        """Удушье («Частые опасности › Удушье»): 3 + Strength rounds; then 1d6 at the start of every
+        round. Not marked piercing in the seed (digest ambiguity 8; a setting)."""
         st, p = call.state, call.params
         self._alive(st)
         strength = st["characteristics"]["strength"]
@@ -134,7 +134,7 @@ class DamageMoves:
         return rolled.as_dict()
 
     def _do_take_damage(self, call: Call) -> Outcome:
-        """Получить урон (L420-L438): a number or dice; piercing skips Armour Defence."""
+        """Получить урон («Урон и смерть»): a number or dice; piercing skips Armour Defence."""
         st, p = call.state, call.params
         if (p["amount"] is None) == (not p["damage_dice"]):
             raise fail(
@@ -176,7 +176,8 @@ class DamageMoves:
         )
 
     def _do_take_wounds(self, call: Call) -> Outcome:
-        """Раны напрямую (L375): not damage, no armour or Stamina in the way."""
+        """Раны напрямую («Слоты инвентаря › Слоты магических предметов»): not damage, no armour or
+        Stamina in the way."""
         p = call.params
         if (p["count"] is None) == (not p["wound_dice"]):
             raise fail("count", "Укажите число ран или кости.", "Give a count or dice.")
@@ -191,14 +192,14 @@ class DamageMoves:
         return self._outcome(call, state=st, details=details, flags={"died": info["died"]})
 
     def _do_hunger(self, call: Call) -> Outcome:
-        """Голод (L626): one hunger wound per day without a ration."""
+        """Голод («Частые опасности › Голод»): one hunger wound per day without a ration."""
         st, info = gain_wounds(
             call.state, call.params["days"], slots=call.params["wound_slots"], hunger=True
         )
         return self._outcome(call, state=st, details=info, flags={"died": info["died"]})
 
     def _do_eat(self, call: Call) -> Outcome:
-        """A ration (or its equivalent) removes every hunger wound (L626)."""
+        """A ration (or its equivalent) removes every hunger wound («Частые опасности › Голод»)."""
         st = call.state
         if call.params["item_id"]:
             st["inventory"], _ = inv_rules.remove(st["inventory"], call.params["item_id"])

@@ -25,7 +25,7 @@ class DungeonMoves:
         return self._outcome(call, state=camp, details={"events": events})
 
     def _do_encounter_check(self, call: Call) -> Outcome:
-        """Something very conspicuous calls for a check at once (L520)."""
+        """Something very conspicuous calls for a check at once («Встречи в подземелье»)."""
         camp, event = dungeon.roll_encounter(
             call.state, self._need_dice(call), source="conspicuous"
         )
@@ -70,7 +70,8 @@ class DungeonMoves:
         )
 
     def _do_room_explored(self, call: Call) -> Outcome:
-        """Variant (L516): the turn ends once the rolled number of rooms is explored."""
+        """Variant («Ходы подземелья › Вне подземелья»): the turn ends once the rolled number of
+        rooms is explored."""
         camp = call.state
         if call.settings["turn_mode"] != "rooms" or camp["rooms_left"] is None:
             raise fail(

@@ -32,7 +32,8 @@ class InventoryMoves:
         return st
 
     def _do_place_item(self, call: Call) -> Outcome:
-        """Slots of one type, contiguous; stacks of one kind; hands never stack (L356-L360)."""
+        """Slots of one type, contiguous; stacks of one kind; hands never stack («Слоты
+        инвентаря»)."""
         p = call.params
         st = self._set_inv(call, inv_rules.place(self._inv(call), p["item"], p["target"]))
         text = item_text(p["item"], "Предмет «{}» уложен", "Item “{}” placed")
@@ -40,7 +41,7 @@ class InventoryMoves:
 
     def _do_move_item(self, call: Call) -> Outcome:
         """Free out of rounds; hands↔belt a maneuver in rounds; out of the backpack in rounds
-        only through «Достать из рюкзака» (L395-L397)."""
+        only through «Достать из рюкзака» («Слоты инвентаря › Перекладывание между слотами»)."""
         p = call.params
         found = inv_rules.find(self._inv(call), p["item_id"])
         if found is None:
@@ -67,7 +68,8 @@ class InventoryMoves:
         )
 
     def _do_retrieve(self, call: Call) -> Outcome:
-        """Достать из рюкзака (L397): 1d10 ≥ the number of a slot the item occupies."""
+        """Достать из рюкзака («Слоты инвентаря › Перекладывание между слотами»): 1d10 ≥ the number
+        of a slot the item occupies."""
         p = call.params
         inv_rules.retrieve_needs(self._inv(call), p["item_id"])  # refuse before rolling
         roll = self._need_dice(call).roll(10)
@@ -148,7 +150,8 @@ class InventoryMoves:
         return self._outcome(call, state=st, details={"light": card["light"]})
 
     def _do_extinguish(self, call: Call) -> Outcome:
-        """Тушение (L608): roll the dice of a light whose dice roll at a turn's end."""
+        """Тушение («Свет › Тушение источников света»): roll the dice of a light whose dice roll at
+        a turn's end."""
         card = self._card(call, call.params["item_id"])
         card, event = extinguish(card, self._need_dice(call))
         st = self._set_inv(call, inv_rules.replace_card(self._inv(call), card))
@@ -163,7 +166,8 @@ class InventoryMoves:
         )
 
     def _do_use_item(self, call: Call) -> Outcome:
-        """Активация (L481): the wear dice roll after the use's primary effects."""
+        """Активация («Кости износа › Кости износа снаряжения»): the wear dice roll after the use's
+        primary effects."""
         card, event = roll_activation(
             self._card(call, call.params["item_id"]), self._need_dice(call)
         )
@@ -177,7 +181,8 @@ class InventoryMoves:
         )
 
     def _do_refuel(self, call: Call) -> Outcome:
-        """Заправка (L479): the named item (one from a stack) refills the maximum."""
+        """Заправка («Кости износа › Кости износа снаряжения»): the named item (one from a stack)
+        refills the maximum."""
         p = call.params
         card = self._card(call, p["item_id"])
         fuel = self._card(call, p["fuel_id"], "fuel_id")
@@ -190,7 +195,7 @@ class InventoryMoves:
         )
 
     def _do_pick_up(self, call: Call) -> Outcome:
-        """Подобрать предмет (L729): within reach, into free hand slots."""
+        """Подобрать предмет («Бой › Общие манёвры»): within reach, into free hand slots."""
         st, p = call.state, call.params
         if p["distance"] > cb.reach(st["size"]):
             raise fail("distance", "Предмет вне досягаемости.", "Out of reach.")
@@ -198,7 +203,8 @@ class InventoryMoves:
         return self._cost(self._outcome(call, state=st), "maneuver")
 
     def _do_draw_from_belt(self, call: Call) -> Outcome:
-        """Достать с пояса (L727): one or two belt items into the hands, one maneuver."""
+        """Достать с пояса («Бой › Общие манёвры»): one or two belt items into the hands, one
+        maneuver."""
         st = call.state
         for item_id in call.params["item_ids"]:
             found = find(st["inventory"], item_id)

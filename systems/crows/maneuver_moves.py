@@ -56,7 +56,7 @@ class ManeuverMoves:
         return self._check_setup(call, characteristic=chosen)
 
     def _do_grab(self, call: Call) -> Outcome:
-        """Захват (L735-L741): one grab at a time."""
+        """Захват («Бой › Общие манёвры»): one grab at a time."""
         _s, _size, name = self._maneuver_target(call)
         grabbing = call.params["grabbing"]
         if grabbing and grabbing != name:
@@ -69,12 +69,12 @@ class ManeuverMoves:
         return self._roll_check(call)
 
     def _do_knockback(self, call: Call) -> Outcome:
-        """Отбросить (L751-L757)."""
+        """Отбросить («Бой › Общие манёвры»)."""
         self._check_reachable(call)
         return self._roll_check(call)
 
     def _do_escape(self, call: Call) -> Outcome:
-        """Вырваться (L743-L749): only while grabbed."""
+        """Вырваться («Бой › Общие манёвры»): only while grabbed."""
         self._alive(call.state)
         if not has_condition(call.state, "grabbed"):
             raise fail("condition", "Вы не схвачены.", "You are not grabbed.")
@@ -128,7 +128,7 @@ class ManeuverMoves:
         out = self._cost(out, "maneuver")
         if result.tier == 1:
             return self._maneuver_counter(call, out, result, sheet, name)
-        out.flags["push"] = result.tier - 1  # 12–16 push 1, 17+ push 2 (L755-L757)
+        out.flags["push"] = result.tier - 1  # 12–16 push 1, 17+ push 2 («Бой › Общие манёвры»)
         return out
 
     def _finish_escape(self, call: Call, result: CheckResult, out: Outcome, extra) -> Outcome:
@@ -149,7 +149,9 @@ class ManeuverMoves:
             out.details["pending"] = self._pending(call, "escape_option")
             return out
         out.state, _ = remove_condition(out.state, "grabbed")
-        out.flags.update(free=True, free_step=1)  # L749: 1 square without provoking
+        out.flags.update(
+            free=True, free_step=1
+        )  # «Бой › Общие манёвры»: 1 square without provoking
         return out
 
     def _choice_escape_option(self, outcome: Outcome, choices: list[str], call: Call) -> Outcome:
@@ -161,7 +163,8 @@ class ManeuverMoves:
         out.flags["free"] = True
         sheet, _size, name = self._maneuver_target(call)
         result = CheckResult.from_dict(out.details["check"])
-        # L748: breaking free at 12–16 opens a counterattack as a tier 1 would (never a doom)
+        # «Бой › Общие манёвры»: breaking free at 12–16 opens a counterattack as a tier 1 would
+        # (never a doom)
         result = dataclasses.replace(result, doom=False)
         return self._maneuver_counter(call, out, result, sheet, name)
 
@@ -169,8 +172,8 @@ class ManeuverMoves:
         return self._check_setup(call, characteristic="reason")
 
     def _do_command_pet(self, call: Call) -> Outcome:
-        """Команда (L723, L890): a check only for something hard or dangerous, never for a
-        summoned creature (L1293)."""
+        """Команда («Бой › Общие манёвры»; «Бой › Питомцы в бою»): a check only for something hard
+        or dangerous, never for a summoned creature («Заклинания › Призванные существа»)."""
         p = call.params
         self._alive(call.state)
         pet = self._sheet_param(call, p["target"], "target")

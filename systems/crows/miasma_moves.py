@@ -25,12 +25,12 @@ class MiasmaMoves:
             call,
             characteristic="reason",
             kind="resistance",
-            parts={"cruelty": miasma_rules.save_penalty(st)},  # L1174
-            advantages=support,  # Counter the Miasma (L1016-L1018)
+            parts={"cruelty": miasma_rules.save_penalty(st)},  # «Путешествие по суше › Миазма»
+            advantages=support,  # Counter the Miasma («Путешествие по суше › Противостоять Миазме»)
         )
 
     def _do_miasma_save(self, call: Call) -> Outcome:
-        """Бросок против Миазмы (L1166-L1174), made by each person (A12)."""
+        """Бросок против Миазмы («Путешествие по суше › Миазма»), made by each person (A12)."""
         st = call.state
         self._alive(st)
         if not miasma_rules.is_person(st):

@@ -21,8 +21,9 @@ class MovementMoves:
     """Movement on the battle grid; the pure rules are in ``movement``."""
 
     def _do_move(self, call: Call) -> Outcome:
-        """Передвижение / Шаг (L719-L721, L851-L867): the path's cost against speed (or what is
-        left of the current Move), provoked attacks and where the move pauses for them (A1)."""
+        """Передвижение / Шаг («Бой › Общие манёвры»; «Бой › Передвижение»): the path's cost against
+        speed (or what is left of the current Move), provoked attacks and where the move pauses for
+        them (A1)."""
         st, p = call.state, call.params
         self._alive(st)
         steps = p["path"]
@@ -36,9 +37,9 @@ class MovementMoves:
                 )
         budget = speed(st)
         if p["squeezing"]:
-            budget //= 2  # L682
+            budget //= 2  # «Бой › Протискивание»
         if p["grabbing_size"] and cb.size_steps(p["grabbing_size"], st["size"]) <= 0:
-            budget //= 2  # L450: holding a creature your size or smaller
+            budget //= 2  # «Состояния › Схвачен»: holding a creature your size or smaller
         limit = budget if p["move_left"] is None else min(p["move_left"], budget)
         cost, per_step = mv.path_cost(steps, st["speeds"])
         if p["mode"] == "shift":
@@ -64,21 +65,24 @@ class MovementMoves:
                 "provoked_attacks": provokes,
                 "hazards": hazards,
                 "limit": limit,
-                "submerged": submerged,  # L861: disadvantage on Agility and Strength checks
+                # «Бой › Плавание и лазание»: disadvantage on Agility and Strength checks
+                "submerged": submerged,
             },
         )
         return self._cost(out, "maneuver")
 
     def _setup_jump(self, call: Call) -> Setup:
         p = call.params
-        sources = ["run_up"] if p["moved_before"] >= mv.RUN_UP_SQUARES else []  # L869
-        parts = {"frog": 2} if has_effect(call.state, "backlash:77-78") else {}  # L1349
+        sources = ["run_up"] if p["moved_before"] >= mv.RUN_UP_SQUARES else []  # «Бой › Прыжок»
+        parts = (
+            {"frog": 2} if has_effect(call.state, "backlash:77-78") else {}
+        )  # «Заклинания › Виды отдачи»
         return self._check_setup(
             call, characteristic=p["characteristic"], sources=sources, parts=parts
         )
 
     def _do_jump(self, call: Call) -> Outcome:
-        """Прыжок (L869-L875): part of a move; you cannot jump out of difficult terrain."""
+        """Прыжок («Бой › Прыжок»): part of a move; you cannot jump out of difficult terrain."""
         self._alive(call.state)
         if call.params["from_difficult"]:
             raise fail(
@@ -95,7 +99,7 @@ class MovementMoves:
         left = p["move_left"]
         if left is None:
             left = max(0, speed(out.state) - p["moved_before"])
-        reach = min(length, left)  # the whole move, jump included, ≤ speed (L869)
+        reach = min(length, left)  # the whole move, jump included, ≤ speed («Бой › Прыжок»)
         out.flags.update(length=reach, height=height if reach else 0, table_length=length)
         out.details["movement_left"] = left
         if p["gap"] and reach < p["gap"]:
@@ -105,7 +109,7 @@ class MovementMoves:
         return out
 
     def _do_teleport(self, call: Call) -> Outcome:
-        """Телепортация (L879-L886): provokes nothing; prone stays prone; grabs end."""
+        """Телепортация («Бой › Телепортация»): provokes nothing; prone stays prone; grabs end."""
         st, p = call.state, call.params
         problems = mv.teleport_problems(
             distance=p["distance"],
@@ -127,20 +131,22 @@ class MovementMoves:
             state=st,
             flags={
                 "grab_ended": was_grabbed,
-                "releases_grab": True,  # a grab this creature holds ends too (L886)
+                "releases_grab": True,  # a grab this creature holds ends too («Бой › Телепортация»)
                 "prone": has_condition(st, "prone"),
                 "provokes": False,
             },
         )
 
     def _do_forced_move(self, call: Call) -> Outcome:
-        """Толчок / Смещение on this creature (L906-L925): the whole distance first, then a
-        fall if the last square is over a void (L925, L616-L622). The fall's resistance roll
-        needs a reaction (A8)."""
+        """Толчок / Смещение on this creature («Бой › Принудительное перемещение»): the whole
+        distance first, then a fall if the last square is over a void («Бой › В пропасть»; «Частые
+        опасности › Падение»). The fall's resistance roll needs a reaction (A8)."""
         st, p = call.state, call.params
         squares = p["distance"] if p["squares"] is None else p["squares"]
         flier = st["speeds"]["fly"] > 0 and not has_condition(st, "prone")
-        vertical = p["vertical"] or flier  # L921: forcing a flier is always vertical
+        vertical = (
+            p["vertical"] or flier
+        )  # «Бой › Вертикальное»: forcing a flier is always vertical
         problems = mv.forced_problems(
             mover_size=p["mover_size"],
             target_size=st["size"],
@@ -185,8 +191,8 @@ class MovementMoves:
         return self._check_setup(call, characteristic="strength", sources=info["sources"])
 
     def _do_tip_object(self, call: Call) -> Outcome:
-        """Опрокидывание (L939): smaller than you a maneuver; your size to +2 an action and a
-        check; larger not by force alone."""
+        """Опрокидывание («Бой › Опрокидывание предметов»): smaller than you a maneuver; your size
+        to +2 an action and a check; larger not by force alone."""
         st, p = call.state, call.params
         self._alive(st)
         info = mv.tip_by_force(st["size"], p["object_size"])
@@ -238,7 +244,8 @@ class MovementMoves:
         return out
 
     def _do_falling_object(self, call: Call) -> Outcome:
-        """A tipped object lands on this creature: 1d10 + 2d10 per size larger (L935)."""
+        """A tipped object lands on this creature: 1d10 + 2d10 per size larger («Бой › Опрокидывание
+        предметов»)."""
         st, p = call.state, call.params
         count = mv.tip_dice(p["object_size"], st["size"])
         if count == 0:

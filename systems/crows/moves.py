@@ -262,7 +262,8 @@ ROLL_PARAMS: dict[str, Field] = {
     "any_expertise": CHECK_PARAMS["any_expertise"],
 }
 
-# Per-target situation of an attack (L801-L831, L586-L660): plain parameters from the map.
+# Per-target situation of an attack («Бой › Как атаковать»; «Свет»; «Частые опасности»; «Линия
+# эффекта»): plain parameters from the map.
 SITUATION: dict[str, Field] = {
     "distance": IntField(
         ru="Расстояние, клеток", en="Distance, squares", nullable=True, default=None, min=0
@@ -431,7 +432,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Рискованное дело с реальным шансом провала: 2d10 + характеристика.",
             "A risky task with a real chance of failure: 2d10 + characteristic.",
         ),
-        "L152-L293",
+        "«Проверки»",
         roll="2d10",
         params=_params(CHECK_PARAMS, CHECK_ATTACK_PARAMS),
         results=TIER_TEXT,
@@ -444,7 +445,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Отдельная проверка до той, которой помогаете: ≤11 даёт −1, 12–16 +1, 17+ +2 .",
             "A separate check before the one you help: ≤11 gives −1, 12–16 +1, 17+ +2.",
         ),
-        "L299-L309",
+        "«Проверки › Помощь»",
         roll="2d10",
         params=_params(
             CHECK_PARAMS, helping=StrField(ru="Кому помогаете", en="Whom you help", max_length=100)
@@ -463,7 +464,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Лидер бросает после проверок помощи остальных; его результат — для всех.",
             "The leader rolls after everyone else's help checks; the result holds for all .",
         ),
-        "L329-L333",
+        "«Проверки › Групповые проверки»",
         roll="2d10",
         params=_params(
             CHECK_PARAMS,
@@ -493,7 +494,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Ответ на опасность — взрыв, дурманящую магию, яд; ступени задаёт эффект.",
             "A response to danger — blast, mind magic, poison; the effect sets the tiers.",
         ),
-        "L321-L327",
+        "«Проверки › Броски сопротивления»",
         roll="2d10",
         params=_params(
             CHECK_PARAMS,
@@ -513,7 +514,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Hide only from one not watching you; sneaking faster than half speed has "
             "disadvantage.",
         ),
-        "L335-L337",
+        "«Проверки › Прятаться и красться»",
         roll="2d10",
         params=_params(
             CHECK_PARAMS,
@@ -539,7 +540,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "2d10 + Ловкость.",
             "1d6 piercing per 10 ft; as a reaction a 2d10 + Agility resistance roll.",
         ),
-        "L614-L622",
+        "«Частые опасности › Падение»",
         roll="2d10",
         params=_params(
             DAMAGE_ROUTING,
@@ -564,7 +565,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Дыхание задерживают на 3 + Сила раундов; потом 1d6 урона в начале каждого раунда .",
             "Hold breath for 3 + Strength rounds; then 1d6 damage at the start of each round .",
         ),
-        "L628-L630",
+        "«Частые опасности › Удушье»",
         params=_params(
             DAMAGE_ROUTING,
             round=IntField(
@@ -580,7 +581,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Урон снимает Защиту доспеха, затем Выносливость, затем даёт раны.",
             "Damage takes Armour Defence, then Stamina, then gives wounds.",
         ),
-        "L418-L438",
+        "«Урон и смерть»",
         params=_params(
             DAMAGE_ROUTING,
             amount=IntField(ru="Урон", en="Damage", nullable=True, default=None, min=0, max=10_000),
@@ -602,7 +603,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Раны напрямую, не урон (перегрузка магических слотов, отдача).",
             "Wounds directly, not damage (magic-slot overload, backlash).",
         ),
-        "L375, L438",
+        "«Слоты инвентаря › Слоты магических предметов»; «Урон и смерть › Раны»",
         params=_params(
             count=IntField(ru="Ран", en="Wounds", nullable=True, default=None, min=0, max=10),
             wound_dice=StrField(ru="Или кости (1d6)", en="Or dice (1d6)", max_length=60),
@@ -618,7 +619,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "За каждый день без пайка — рана от голода.",
             "Each day without a ration gives a hunger wound.",
         ),
-        "L626",
+        "«Частые опасности › Голод»",
         params=_params(
             days=IntField(ru="Дней", en="Days", default=1, min=1, max=10),
             wound_slots=DAMAGE_ROUTING["wound_slots"],
@@ -629,7 +630,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Съесть паёк",
         "Eat a ration",
         _t("Паёк снимает все раны от голода.", "A ration removes all hunger wounds."),
-        "L626",
+        "«Частые опасности › Голод»",
         params=_params(
             item_id=StrField(ru="Паёк из инвентаря", en="Ration from the inventory", max_length=64)
         ),
@@ -639,7 +640,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Снять рану",
         "Remove a wound",
         _t("Снять одну рану (лечение, отдых).", "Remove one wound (healing, rest)."),
-        "L438",
+        "«Урон и смерть › Раны»",
         params=_params(
             slot=IntField(ru="Слот", en="Slot", nullable=True, default=None, min=1, max=10)
         ),
@@ -652,7 +653,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Рана занимает слот рюкзака на выбор персонажа.",
             "A wound sits in a backpack slot of the character's choice.",
         ),
-        "L438",
+        "«Урон и смерть › Раны»",
         params=_params(
             from_slot=IntField(ru="Из слота", en="From slot", default=1, min=1, max=10),
             to_slot=IntField(ru="В слот", en="To slot", default=1, min=1, max=10),
@@ -663,7 +664,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Восстановить Выносливость",
         "Restore Stamina",
         _t("Лечение или отдых.", "Healing or a rest."),
-        "L528",
+        "«Отдых»",
         params=_params(
             amount=IntField(ru="Сколько", en="How much", default=0, min=0, max=999),
             full=BoolField(ru="Полностью", en="Fully"),
@@ -678,7 +679,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Второй экземпляр состояния получить нельзя.",
             "A condition cannot be had twice.",
         ),
-        "L440-L468",
+        "«Состояния»",
         params=_params(
             condition=ChoiceField(
                 ru="Состояние",
@@ -697,7 +698,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Снять состояние",
         "End a condition",
         _t("Состояние закончилось.", "A condition ends."),
-        "L440-L468",
+        "«Состояния»",
         params=_params(
             condition=ChoiceField(
                 ru="Состояние",
@@ -719,7 +720,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Манёвр: встать и снять «Сбит с ног», если скорость 1 или выше.",
             "Maneuver: stand and end Prone if your speed is 1 or more.",
         ),
-        "L456, L733",
+        "«Состояния › Сбит с ног»; «Бой › Общие манёвры»",
     ),
     _action(
         "drop_prone",
@@ -729,7 +730,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "В бою можно лечь в свой ход без действия.",
             "In combat you may drop prone on your turn for free.",
         ),
-        "L456",
+        "«Состояния › Сбит с ног»",
     ),
     _action(
         "wake",
@@ -739,7 +740,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Урон, громкий шум в пределах 10 клеток.",
             "Damage, or a loud noise within 10 squares.",
         ),
-        "L464",
+        "«Состояния › Без сознания»",
         params=_params(
             distance=IntField(
                 ru="Расстояние до шума",
@@ -759,7 +760,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Скрытый, сделав что-то агрессивное, обнаруживает себя.",
             "A hidden creature doing something aggressive is noticed.",
         ),
-        "L337",
+        "«Проверки › Прятаться и красться»",
     ),
     # --- inventory ----------------------------------------------------------------------------
     _action(
@@ -770,7 +771,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Слоты под предмет — одного типа и подряд; стопки одного вида.",
             "An item's slots are one type and contiguous; stacks are one kind.",
         ),
-        "L354-L360",
+        "«Слоты инвентаря»",
         params=_params(
             item=ObjectField(ru="Карточка", en="Card", fields=ITEM.fields),
             target=StrField(
@@ -789,7 +790,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Вне раундов — свободно; в раундах руки↔пояс — манёвр.",
             "Free out of rounds; hands↔belt costs a maneuver in rounds.",
         ),
-        "L393-L399",
+        "«Слоты инвентаря › Перекладывание между слотами»",
         params=_params(
             item_id=_item_id(),
             target=StrField(ru="Куда", en="Where", required=True, max_length=60),
@@ -801,7 +802,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Бросить предмет",
         "Drop an item",
         _t("Предмет больше не в инвентаре.", "The item leaves the inventory."),
-        "L395",
+        "«Слоты инвентаря › Перекладывание между слотами»",
         params=_params(item_id=_item_id()),
     ),
     _action(
@@ -812,7 +813,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Манёвр и 1d10: не меньше номера слота рюкзака с предметом.",
             "A maneuver and 1d10: at least the number of a backpack slot it is in.",
         ),
-        "L397, L725",
+        "«Слоты инвентаря › Перекладывание между слотами»; «Бой › Общие манёвры»",
         roll="1d10",
         params=_params(
             item_id=_item_id(),
@@ -841,7 +842,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Манёвр: бросить любое число предметов из рюкзака.",
             "Maneuver: drop any number of backpack items.",
         ),
-        "L399, L731",
+        "«Слоты инвентаря › Перекладывание между слотами»; «Бой › Общие манёвры»",
         params=_params(
             item_ids=ListField(
                 ru="Что (пусто — всё)",
@@ -859,7 +860,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Один доспех (не щит) в слотах рюкзака; не в боевых раундах.",
             "One armour (not a shield) in backpack slots; not in round-timed play.",
         ),
-        "L385-L387",
+        "«Слоты инвентаря › Ношение доспеха»",
         params=_params(
             item_id=_item_id(),
             in_rounds=BoolField(ru="Идут боевые раунды", en="In round-timed play"),
@@ -870,7 +871,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Снять доспех",
         "Take off armour",
         _t("Доспех больше не надет.", "The armour is no longer worn."),
-        "L387",
+        "«Слоты инвентаря › Ношение доспеха»",
     ),
     _action(
         "equip_magic",
@@ -880,7 +881,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Больше одного предмета в слоте: нельзя отдыхать и 1d6 ран за ход.",
             "More than one item in a slot: no rest and 1d6 wounds a turn.",
         ),
-        "L362-L375",
+        "«Слоты инвентаря › Слоты магических предметов»",
         params=_params(
             item_id=_item_id(),
             magic_slot=ChoiceField(
@@ -893,7 +894,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Снять магический предмет",
         "Take off a magic item",
         _t("Предмет возвращается в инвентарь.", "The item goes back to the inventory."),
-        "L362-L375",
+        "«Слоты инвентаря › Слоты магических предметов»",
         params=_params(
             item_id=_item_id(),
             target=StrField(ru="Куда", en="Where", default="backpack", max_length=60),
@@ -904,7 +905,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Зажечь",
         "Light",
         _t("Источник света X/Y.", "A light source X/Y."),
-        "L578",
+        "«Свет»",
         params=_params(item_id=_item_id()),
     ),
     _action(
@@ -915,7 +916,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Кости износа, которые бросают в конце хода, бросают и при тушении.",
             "Turn-end wear dice also roll when the light is put out.",
         ),
-        "L606-L608",
+        "«Свет › Тушение источников света»",
         params=_params(item_id=_item_id()),
     ),
     _action(
@@ -926,7 +927,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "«Активация»: кости износа после первичных эффектов.",
             "Activation: wear dice after the primary effects.",
         ),
-        "L481",
+        "«Кости износа › Кости износа снаряжения»",
         params=_params(item_id=_item_id()),
     ),
     _action(
@@ -937,7 +938,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "«Заправка»: максимум костей восстанавливает названный предмет.",
             "Refuel: the named item restores the maximum.",
         ),
-        "L479",
+        "«Кости износа › Кости износа снаряжения»",
         params=_params(item_id=_item_id(), fuel_id=_item_id("Топливо", "Fuel")),
     ),
     _action(
@@ -945,7 +946,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Добавить эффект",
         "Add an effect",
         _t("Эффект с костями износа или длительностью.", "An effect with wear dice or a duration."),
-        "L472, L1279-L1281",
+        "«Кости износа»; «Заклинания › Длительность»",
         params=_params(effect=ObjectField(ru="Эффект", en="Effect", fields=EFFECT.fields)),
     ),
     _action(
@@ -953,7 +954,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Снять эффект",
         "End an effect",
         _t("Эффект закончился.", "An effect ends."),
-        "L472",
+        "«Кости износа»",
         params=_params(effect_id=_item_id("Эффект", "Effect")),
     ),
     # --- rest ---------------------------------------------------------------------------------
@@ -965,7 +966,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "6 часов, из них 4 сна, 1 паёк: вся Выносливость, −1 рана, экспертизы.",
             "6 hours, 4 asleep, 1 ration: all Stamina, −1 wound, expertise uses.",
         ),
-        "L526-L570",
+        "«Отдых»; «Отдых › Встречи на отдыхе»; «Отдых › Занятия на отдыхе»",
         params=_params(
             hours=IntField(ru="Часов отдыха", en="Hours of rest", default=6, min=0, max=48),
             slept=IntField(ru="Часов сна", en="Hours asleep", default=4, min=0, max=48),
@@ -999,7 +1000,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Около 2 часов, до 4 в день без отдыха.",
             "About 2 hours, up to 4 a day without a rest.",
         ),
-        "L572-L574",
+        "«Отдых › Занятия на отдыхе в городе»",
         params=_params(
             day=IntField(ru="День", en="Day", default=1, min=0, max=100_000),
             activity=ChoiceField(ru="Занятие", en="Activity", default="", choices=ACTIVITIES),
@@ -1021,7 +1022,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Раз в день; помогает после 4 часов сна.",
             "Once a day; works after 4 hours of sleep.",
         ),
-        "L570, L574",
+        "«Отдых › Обработать раны»; «Отдых › Занятия на отдыхе в городе»",
         params=_params(day=IntField(ru="День", en="Day", default=1, min=0, max=100_000)),
     ),
     _action(
@@ -1029,7 +1030,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Сон в городе",
         "Sleep in town",
         _t("После обработки ран — снять 2 раны.", "After tending — remove 2 wounds."),
-        "L574",
+        "«Отдых › Занятия на отдыхе в городе»",
         params=_params(hours=IntField(ru="Часов сна", en="Hours asleep", default=8, min=0, max=24)),
     ),
     _action(
@@ -1040,7 +1041,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Рефери решает, что обстоятельства изменились.",
             "The Referee rules that circumstances changed.",
         ),
-        "L200-L202",
+        "«Проверки › Повторная попытка»",
         params=_params(task=StrField(ru="Задача", en="Task", required=True, max_length=200)),
     ),
     _action(
@@ -1051,7 +1052,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "2d10: десятки и единицы; 10 — это 0, две десятки — 100.",
             "2d10 as tens and units; 10 is 0, two tens are 100.",
         ),
-        "L108",
+        "«Кости»",
         roll="d100",
     ),
     _action(
@@ -1062,7 +1063,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Нечётная кость — союзник получает урон 2-й ступени; рок — 3-й.",
             "An odd die — an ally takes tier-2 damage; a doom — tier 3.",
         ),
-        "L801-L803",
+        "«Бой › Дальние атаки»",
         params=_params(
             allies_adjacent=IntField(
                 ru="Союзников рядом с целью",
@@ -1080,7 +1081,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Войти в подземелье",
         "Enter a dungeon",
         _t("Начинается первый ход подземелья.", "The first dungeon turn starts."),
-        "L488, L498-L504",
+        "«Ходы подземелья»; «Ходы подземелья › Награда за жадность»",
         subject="campaign",
         params=_params(
             dungeon=StrField(ru="Подземелье", en="Dungeon", required=True, max_length=100)
@@ -1091,7 +1092,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Выйти из подземелья",
         "Leave the dungeon",
         _t("Вне подземелья 2 часа — за ход.", "Outside, 2 hours count as a turn."),
-        "L508",
+        "«Ходы подземелья › Вне подземелья»",
         subject="campaign",
     ),
     _action(
@@ -1102,7 +1103,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "1d10 не меньше порога (9/8/7): 10 — сразу, иначе знак и встреча в следующий ход .",
             "1d10 at least the threshold (9/8/7): 10 now, else a sign and the encounter next turn.",
         ),
-        "L518-L524",
+        "«Встречи в подземелье»",
         subject="campaign",
         roll="1d10",
         params=_params(
@@ -1117,7 +1118,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Густо населено или много хаоса — 8; и то и другое — 7.",
             "Densely populated or lots of chaos — 8; both — 7.",
         ),
-        "L522",
+        "«Встречи в подземелье»",
         subject="campaign",
         params=_params(
             populated=BoolField(ru="Густо населено", en="Densely populated"),
@@ -1130,7 +1131,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Встреча произошла",
         "Encounter played",
         _t("Ожидаемая встреча сыграна.", "A pending encounter has happened."),
-        "L524",
+        "«Встречи в подземелье»",
         subject="campaign",
         params=_params(index=IntField(ru="Номер", en="Index", default=0, min=0, max=19)),
     ),
@@ -1142,7 +1143,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Первый визит: +30/20/10 % на 1/2/3-м ходу, вниз.",
             "First visit: +30/20/10 % in turn 1/2/3, rounded down.",
         ),
-        "L496-L504",
+        "«Ходы подземелья › Награда за жадность»",
         subject="campaign",
         params=_params(value=IntField(ru="Ценность", en="Value", default=0, min=0, max=10**9)),
     ),
@@ -1154,7 +1155,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Вариант: ход кончается после 1d6 комнат.",
             "Variant: the turn ends after 1d6 rooms.",
         ),
-        "L516",
+        "«Ходы подземелья › Вне подземелья»",
         subject="campaign",
     ),
     _action(
@@ -1165,7 +1166,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Порог встречи +1 на этот отдых; один в группе.",
             "Encounter threshold +1 for this rest; one per group.",
         ),
-        "L566",
+        "«Отдых › Укрыть лагерь»",
         subject="campaign",
         params=_params(by=StrField(ru="Кто", en="Who", required=True, max_length=100)),
     ),
@@ -1177,7 +1178,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Одна проверка за отдых в подземелье или глуши.",
             "One check per rest in a dungeon or the wild.",
         ),
-        "L532-L534",
+        "«Отдых › Встречи на отдыхе»",
         subject="campaign",
         roll="1d10",
         params=_params(
@@ -1200,7 +1201,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Оружием в руке: проверка и урон по ступеням с его карточки; 1-я ступень — промах .",
             "With a held weapon: check and damage per tier from its card; tier 1 is a miss .",
         ),
-        "L777-L831",
+        "«Бой › Как атаковать»",
         roll="2d10",
         params=_params(ATTACK_PARAMS),
         results={
@@ -1219,7 +1220,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Reaction: a creature leaves your reach — attack it before it goes; tier 1 opens no "
             "counterattack.",
         ),
-        "L835, L847",
+        "«Бой › Реакции»; «Бой › Провоцированная атака»",
         roll="2d10",
         params=_params(ATTACK_PARAMS),
         results={
@@ -1238,7 +1239,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Reaction to a tier 1 on a melee attack, Grab, Knockback or Escape against you: "
             "your weapon's tier-2 damage, tier 3 on a doom; no roll.",
         ),
-        "L835-L843",
+        "«Бой › Реакции»",
         params=_params(COUNTER_PARAMS),
     ),
     # --- maneuvers with a check ---------------------------------------------------------------
@@ -1250,7 +1251,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Манёвр: существо не больше вас в досягаемости; 2d10 + Сила.",
             "Maneuver: a creature your size or smaller within reach; 2d10 + Strength.",
         ),
-        "L735-L741",
+        "«Бой › Общие манёвры»",
         roll="2d10",
         params=_params(MANEUVER_PARAMS),
         results={
@@ -1267,7 +1268,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Манёвр схваченного: 2d10 + Ловкость или Сила.",
             "Maneuver while grabbed: 2d10 + Agility or Strength.",
         ),
-        "L743-L749",
+        "«Бой › Общие манёвры»",
         roll="2d10",
         params=_params(MANEUVER_PARAMS),
         results={
@@ -1290,7 +1291,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Манёвр: существо не больше вас в досягаемости; 2d10 + Сила.",
             "Maneuver: a creature your size or smaller within reach; 2d10 + Strength.",
         ),
-        "L751-L757",
+        "«Бой › Общие манёвры»",
         roll="2d10",
         params=_params(MANEUVER_PARAMS),
         results={
@@ -1310,7 +1311,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Maneuver: up to your speed; difficult terrain, swimming and climbing +1. "
             "Shift: 1 square, provokes nothing.",
         ),
-        "L719-L721, L851-L867",
+        "«Бой › Общие манёвры»; «Бой › Передвижение»",
         params=_params(
             mode=ChoiceField(
                 ru="Как",
@@ -1350,7 +1351,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "разбега.",
             "Part of a move: 2d10 + Agility or Strength, with advantage after a 2+ square run-up.",
         ),
-        "L869-L875",
+        "«Бой › Прыжок»",
         roll="2d10",
         params=_params(
             ROLL_PARAMS,
@@ -1392,7 +1393,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Без провокации; линия эффекта; незанятое место; захваты кончаются.",
             "Provokes nothing; line of effect; an unoccupied space; grabs end.",
         ),
-        "L879-L886",
+        "«Бой › Телепортация»",
         params=_params(
             distance=IntField(ru="Расстояние", en="Distance", default=1, min=0),
             reach=IntField(ru="Дальность эффекта", en="The effect's range", default=1, min=0),
@@ -1418,7 +1419,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Push or Slide on this target; over a void it falls only if the last square is "
             "over it.",
         ),
-        "L906-L925",
+        "«Бой › Принудительное перемещение»",
         roll="2d10",
         params=_params(
             DAMAGE_ROUTING,
@@ -1452,7 +1453,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Smaller than you: a maneuver; your size up to +2: an action and 2d10 + Strength "
             "with disadvantage per category.",
         ),
-        "L935-L945",
+        "«Бой › Опрокидывание предметов»",
         roll="2d10",
         params=_params(
             ROLL_PARAMS,
@@ -1478,7 +1479,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Предмет вашего размера или крупнее: 1d10 + 2d10 за категорию.",
             "An object your size or larger: 1d10 + 2d10 per size category.",
         ),
-        "L935",
+        "«Бой › Опрокидывание предметов»",
         params=_params(
             DAMAGE_ROUTING,
             object_size=ChoiceField(
@@ -1496,7 +1497,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Maneuver: the pet takes a maneuver and an action or two maneuvers; something hard "
             "needs 2d10 + Reason.",
         ),
-        "L723, L890-L902",
+        "«Бой › Общие манёвры»; «Бой › Питомцы в бою»",
         roll="2d10",
         params=_params(
             ROLL_PARAMS,
@@ -1523,7 +1524,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Манёвр: бесхозный предмет в досягаемости, если хватает свободных рук.",
             "Maneuver: an unattended item within reach, with free hand slots.",
         ),
-        "L729",
+        "«Бой › Общие манёвры»",
         params=_params(
             card=ObjectField(ru="Карточка предмета", en="Item card", fields=ITEM.fields),
             distance=IntField(ru="Расстояние", en="Distance", default=1, min=0),
@@ -1534,7 +1535,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Достать с пояса",
         "Draw from belt",
         _t("Манёвр: один-два предмета с пояса.", "Maneuver: 1-2 items from the belt."),
-        "L727",
+        "«Бой › Общие манёвры»",
         params=_params(
             item_ids=ListField(
                 ru="Предметы", en="Items", item=StrField(max_length=64), min_items=1, max_items=2
@@ -1552,7 +1553,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Book in hand: 2d10 + Reason; tier 1 makes a chaos roll, a doom backlash; the "
             "book's wear dice roll unless it is a crit.",
         ),
-        "L1212-L1365",
+        "«Заклинания»",
         roll="2d10",
         params=_params(
             ROLL_PARAMS,
@@ -1603,7 +1604,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Заклинатель может закончить заклинание без действия.",
             "The caster may end the spell for free.",
         ),
-        "L1277",
+        "«Заклинания › Длительность»",
         params=_params(effect_id=StrField(ru="Эффект", en="Effect", required=True, max_length=64)),
     ),
     _action(
@@ -1614,7 +1615,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Рефери бросает d100 + ранг по таблице «Виды отдачи».",
             "The Referee rolls d100 + rank on the Backlash table.",
         ),
-        "L1297-L1365",
+        "«Заклинания › Отдача магии»",
         roll="d100",
         params=_params(
             DAMAGE_ROUTING,
@@ -1633,7 +1634,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "В конце отдыха в Миазме: 2d10 + Разум, −1 за уровень жестокости.",
             "At the end of a rest in the Miasma: 2d10 + Reason, −1 per cruelty.",
         ),
-        "L1162-L1188",
+        "«Путешествие по суше › Миазма»",
         roll="2d10",
         params=_params(
             ROLL_PARAMS,
@@ -1668,7 +1669,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "В месте, целиком закрытом камнем или металлом, эффекты «пока в Миазме» кончаются.",
             "In a place fully enclosed by stone or metal, 'until you leave' effects end.",
         ),
-        "L1162, L1182-L1187",
+        "«Путешествие по суше › Миазма»; «Путешествие по суше › Эффекты Миазмы»",
     ),
     _action(
         "miasma_expertise",
@@ -1678,7 +1679,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "«Ложь»: выберите экспертизу, которой у вас нет (1 применение).",
             "Lying: choose an expertise you lack (1 use).",
         ),
-        "L1185",
+        "«Путешествие по суше › Эффекты Миазмы»",
         params=_params(
             expertise=ChoiceField(
                 ru="Экспертиза",
@@ -1698,7 +1699,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Проверка задачи роли; темп даёт преимущество или помеху.",
             "A role task's check; the pace gives advantage or disadvantage.",
         ),
-        "L993-L1156",
+        "«Путешествие по суше › Дорожные роли»; «Путешествие по суше › Заблудились»",
         roll="2d10",
         params=_params(
             ROLL_PARAMS,
@@ -1725,7 +1726,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Цель изготовления, экспертиза, материалы с карточки.",
             "The crafting goal, expertise and materials from the card.",
         ),
-        "L1375-L1393",
+        "«Изготовление › Требования к изготовлению»; «Изготовление › Цель изготовления»",
         params=_params(project=ObjectField(ru="Проект", en="Project", fields=PROJECT.fields)),
     ),
     _move(
@@ -1737,7 +1738,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Reason with no tiers: the total is crafting points, at least 1; doom 0; a crit "
             "gives another roll.",
         ),
-        "L1397-L1411",
+        "«Изготовление › Броски изготовления»",
         roll="2d10",
         params=_params(
             project_id=StrField(ru="Свой проект", en="Your project", max_length=64),
@@ -1766,7 +1767,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Держа магический предмет: 2d10 + Разум.",
             "Holding a magic item: 2d10 + Reason.",
         ),
-        "L1415-L1423",
+        "«Опознание магических предметов»",
         roll="2d10",
         params=_params(
             ROLL_PARAMS, item_id=StrField(ru="Предмет", en="Item", required=True, max_length=64)
@@ -1788,7 +1789,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Занятие на отдыхе: труп уничтожается; части 1d6/2d6/3d6/4d6.",
             "Rest activity: the corpse is destroyed for 1d6/2d6/3d6/4d6 parts.",
         ),
-        "L546, L1389",
+        "«Отдых › Разделать труп»; «Изготовление › Разделка на материалы»",
         params=_params(
             item_id=StrField(ru="Труп в инвентаре", en="Corpse carried", max_length=64),
             corpse_size=ChoiceField(
@@ -1808,7 +1809,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Участники и застигнутые врасплох.",
             "Combatants and who is surprised.",
         ),
-        "L662-L707",
+        "«Бой»",
         params=_params(
             combatants=ListField(ru="Участники", en="Combatants", item=COMBATANT, max_items=100),
             surprised=ListField(
@@ -1827,7 +1828,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "1d10: 6+ сначала ходят персонажи, ≤5 враги; реакции восстанавливаются.",
             "1d10: 6+ the PCs go first, ≤5 the enemies; reactions return.",
         ),
-        "L707, L835",
+        "«Бой › Кто ходит первым?»; «Бой › Реакции»",
         roll="1d10",
     ),
     _campaign(
@@ -1838,7 +1839,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Манёвр и действие или два манёвра; ход не прерывается.",
             "A maneuver and an action, or two maneuvers; a turn is not interrupted.",
         ),
-        "L711",
+        "«Бой › Ход»",
         params=_params(
             combatant=StrField(ru="Кто", en="Who", required=True, max_length=64),
             force=BoolField(ru="Решение Рефери", en="Referee override"),
@@ -1849,7 +1850,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Потратить",
         "Spend",
         _t("Манёвр, действие или реакция.", "A maneuver, action or reaction."),
-        "L711, L719, L835",
+        "«Бой › Ход»; «Бой › Общие манёвры»; «Бой › Реакции»",
         params=_params(
             combatant=StrField(ru="Кто", en="Who", required=True, max_length=64),
             cost=ChoiceField(ru="Что", en="What", default="maneuver", choices=COSTS),
@@ -1864,7 +1865,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Закончить ход",
         "End the turn",
         _t("Ход окончен.", "The turn ends."),
-        "L711",
+        "«Бой › Ход»",
     ),
     _campaign(
         "combat_taunt",
@@ -1874,7 +1875,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Действие: существо в 10 клетках получает помеху на атаки не по вам.",
             "Action: a creature within 10 squares has disadvantage on attacks not at you.",
         ),
-        "L761",
+        "«Бой › Действие „Насмешка“»",
         params=_params(
             combatant=StrField(ru="Кто", en="Who", required=True, max_length=64),
             target=StrField(ru="Кого", en="Whom", required=True, max_length=64),
@@ -1889,7 +1890,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Действие сейчас, реакцией по триггеру; пропадает к вашему ходу.",
             "Spend the action now, use it as a reaction on the trigger; lapses at your turn.",
         ),
-        "L765",
+        "«Бой › Подготовить действие»",
         params=_params(
             combatant=StrField(ru="Кто", en="Who", required=True, max_length=64),
             what=StrField(ru="Что", en="What", max_length=200),
@@ -1910,7 +1911,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Сработал триггер",
         "Trigger fired",
         _t("Подготовленное — реакцией.", "The readied action, as a reaction."),
-        "L765",
+        "«Бой › Подготовить действие»",
         params=_params(combatant=StrField(ru="Кто", en="Who", required=True, max_length=64)),
     ),
     _campaign(
@@ -1921,7 +1922,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Крит на атаке: в свой ход — в любой момент хода, иначе немедленно.",
             "A crit on an attack: any time on your own turn, otherwise at once.",
         ),
-        "L815",
+        "«Бой › Криты на атаках»",
         params=_params(
             combatant=StrField(ru="Кто", en="Who", required=True, max_length=64),
             on_own_turn=BoolField(ru="В свой ход", en="On your own turn", default=True),
@@ -1932,7 +1933,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Держит в захвате",
         "Grabbing",
         _t("Только один захват за раз.", "Only one grab at a time."),
-        "L735",
+        "«Бой › Общие манёвры»",
         params=_params(
             combatant=StrField(ru="Кто", en="Who", required=True, max_length=64),
             target=StrField(
@@ -1945,11 +1946,11 @@ MOVES: tuple[MoveSpec, ...] = (
         "Вступить в бой",
         "Join the combat",
         _t("Новый участник (призванное существо, бродячий монстр).", "A new combatant."),
-        "L666",
+        "«Бой»",
         params=_params(combatant=COMBATANT),
     ),
     _campaign(
-        "combat_end", "Закончить бой", "End combat", _t("Бой окончен.", "Combat ends."), "L666"
+        "combat_end", "Закончить бой", "End combat", _t("Бой окончен.", "Combat ends."), "«Бой»"
     ),
     # --- travel (campaign) --------------------------------------------------------------------
     _campaign(
@@ -1957,7 +1958,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Отправиться в путь",
         "Set out",
         _t("Гекс, цель и местность.", "Hex, goal and terrain."),
-        "L953-L965",
+        "«Путешествие по суше › Гексы»; «Путешествие по суше › Порядок путешествия»",
         params=_params(
             q=IntField(ru="Гекс: столбец", en="Hex: column", default=0),
             r=IntField(ru="Гекс: ряд", en="Hex: row", default=0),
@@ -1974,7 +1975,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Темп: 1/2/3 гекса, порог 8/7/6, преимущество/—/помеха; скорость, дорога, река .",
             "Pace: 1/2/3 hexes, threshold 8/7/6, advantage/—/disadvantage; speed, road, river .",
         ),
-        "L957-L989",
+        "«Путешествие по суше › Порядок путешествия»; «Путешествие по суше › Темп пути»",
         params=_params(
             pace=ChoiceField(ru="Темп", en="Pace", default="normal", choices=PACE_CHOICES),
             slowest_speed=IntField(
@@ -1998,7 +1999,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Проводник — один; в остальных ролях до трёх; остальные помогают.",
             "One guide; up to three in each other role; the rest may help.",
         ),
-        "L993-L1006",
+        "«Путешествие по суше › Дорожные роли»",
         params=_params(
             roles=ListField(ru="Роли", en="Roles", item=ROLE_ENTRY, max_items=20),
             helping=ListField(
@@ -2029,7 +2030,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "After the role checks: 1d10 at least the threshold is an encounter; only the "
             "Referee sees it.",
         ),
-        "L1194-L1200",
+        "«Путешествие по суше › Встречи и точки интереса»",
         roll="1d10",
         params=_params(
             kind=ChoiceField(
@@ -2051,7 +2052,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Гексы сегодняшнего темпа; заблудившись — тайный 1d6 за каждый гекс.",
             "Today's hexes; while lost a hidden 1d6 for each hex left.",
         ),
-        "L1144-L1146",
+        "«Путешествие по суше › Заблудились»",
         params=_params(
             directions=ListField(
                 ru="Направления",
@@ -2076,7 +2077,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Карта, знакомое место или указания персонажа.",
             "A map, a known landmark or an NPC's directions.",
         ),
-        "L1158",
+        "«Путешествие по суше › Снова на пути»",
     ),
     _campaign(
         "travel_arrive",
@@ -2086,7 +2087,7 @@ MOVES: tuple[MoveSpec, ...] = (
             "Подземелье или точка интереса: ходы подземелья с сегодняшним порогом.",
             "A dungeon or point of interest: dungeon turns with today's threshold.",
         ),
-        "L963, L1202-L1208",
+        "«Путешествие по суше › Порядок путешествия»; «Путешествие по суше › Точки интереса»",
         params=_params(place=StrField(ru="Куда", en="Where", required=True, max_length=100)),
     ),
     _campaign(
@@ -2094,7 +2095,7 @@ MOVES: tuple[MoveSpec, ...] = (
         "Закончить путь",
         "Stop travelling",
         _t("Путешествие окончено.", "The journey ends."),
-        "L965",
+        "«Путешествие по суше › Порядок путешествия»",
     ),
 )
 MOVES_BY_KEY: dict[str, MoveSpec] = {m.key: m for m in MOVES}

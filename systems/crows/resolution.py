@@ -112,7 +112,9 @@ class Resolution:
         return "general"
 
     def _setup(self, call: Call) -> Setup:
-        """Sources and flat parts of a check (L206-L230, L337, L446-L468, L586-L590)."""
+        """Sources and flat parts of a check («Проверки › Преимущества и помехи»; «Проверки › Бонусы
+        и штрафы»; «Проверки › Прятаться и красться»; «Состояния»; «Свет › Тусклый свет»; «Свет ›
+        Темнота»)."""
         custom = getattr(self, f"_setup_{call.spec.key}", None)
         if custom is not None:  # a move with its own setup works out its own sources
             return custom(call)
@@ -128,9 +130,11 @@ class Resolution:
         seen = check_sources(p.get("light", "bright")) if kind == "attack" or purpose else []
         extra: list[str] = []
         if call.spec.key == "resistance" and p["hidden_source"]:
-            extra.append("hidden_source")  # L337
+            extra.append("hidden_source")  # «Проверки › Прятаться и красться»
         if call.spec.key == "hide" and p["moved"] * 2 > speed(st):
-            extra.append("sneaking_fast")  # L337: no faster than half speed
+            extra.append(
+                "sneaking_fast"
+            )  # «Проверки › Прятаться и красться»: no faster than half speed
         sources = tuple(dict.fromkeys([*p.get("sources", []), *own, *target, *seen, *extra]))
         situation: dict[str, int] = {}
         if kind == "attack":
@@ -150,10 +154,12 @@ class Resolution:
         if call.spec.key == "group_check":
             helps += [h["modifier"] for h in p["helpers"]]
         if helps:
-            parts["help"] = sum(helps)  # flat (L230, L303-L305)
+            parts["help"] = sum(helps)  # flat («Проверки › Бонусы и штрафы»; «Проверки › Помощь»)
         prepared = self._prepared_bonus(st, p.get("task", ""))
         if prepared:
-            parts["prepared"] = prepared  # L558: a flat +2, not advantage
+            parts["prepared"] = (
+                prepared  # «Отдых › Подготовиться к задаче»: a flat +2, not advantage
+            )
         if attack == "ranged" and p.get("weapon_range") is not None and p.get("distance"):
             penalty = attacks.range_penalty(p["weapon_range"], p["distance"])
             if penalty:
@@ -182,7 +188,8 @@ class Resolution:
         )
 
     def _usable_expertise(self, call: Call, setup: Setup) -> list[Option]:
-        """Expertises that fit this kind of check and have a use left (L234-L238, L313-L325)."""
+        """Expertises that fit this kind of check and have a use left («Проверки › Экспертизы»;
+        «Проверки › Особые проверки»)."""
         p = call.params
         if setup.expertise_keys is not None and not p.get("any_expertise"):
             return [
@@ -193,7 +200,7 @@ class Resolution:
         if p.get("any_expertise"):
             categories: tuple[str, ...] = ("general", "magical", "weapon")
         elif setup.kind == "attack" and p.get("spell"):
-            categories = ("magical",)  # L779
+            categories = ("magical",)  # «Бой › Как атаковать»
         else:
             categories = KIND_EXPERTISE[setup.kind]
         out = []
@@ -240,7 +247,9 @@ class Resolution:
         if task and task.casefold() not in locked:
             st["retry_locks"] = [*st["retry_locks"], task][-50:]
         if setup.kind == "attack" and st["hidden"]:
-            st["hidden"] = False  # an aggressive act reveals you (L337)
+            st["hidden"] = (
+                False  # an aggressive act reveals you («Проверки › Прятаться и красться»)
+            )
         info = {"sources": list(setup.sources), "parts": dict(setup.parts)}
         extra = {**(extra or {}), **info}
         offered = self._usable_expertise(call, setup)
@@ -267,7 +276,9 @@ class Resolution:
             return out
         out = self._finish(call, result, st, extra)
         if result.doom and offered:
-            out.flags["expertise_blocked"] = True  # L196: a doom ignores expertise
+            out.flags["expertise_blocked"] = (
+                True  # «Проверки › Криты и рок»: a doom ignores expertise
+            )
         return out
 
     def _check_outcome(

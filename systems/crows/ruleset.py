@@ -155,7 +155,6 @@ EVENT_TYPES: tuple[str, ...] = (
     "miasma_check_due",
     "camp_hidden",
     "greed_reward",
-    # part B
     "cruelty_cleared",
     "combat_started",
     "round_started",

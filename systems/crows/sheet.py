@@ -211,7 +211,7 @@ SHEET = ObjectField(
             },
         ),
         "notes": StrField(ru="Заметки", en="Notes", max_length=4000),
-        # --- part B ---------------------------------------------------------------------------
+        # --- combat, travel, spells and crafting ----------------------------------------------
         "speeds": ObjectField(
             ru="Особые скорости",
             en="Special speeds",
@@ -251,7 +251,8 @@ SHEET = ObjectField(
         ),
     },
 )
-# --- combat (L701-L773, L835) -----------------------------------------------------------------
+# --- combat («Бой › Застигнут врасплох»; «Бой › Кто ходит первым?»; «Бой › Ход»; «Бой › Реакции»)
+# -----------------------------------------------------------------
 
 READIED = ObjectField(
     ru="Подготовленное действие",
@@ -351,13 +352,14 @@ COMBAT = ObjectField(
         "combatants": ListField(ru="Участники", en="Combatants", item=COMBATANT, max_items=100),
         "current": StrField(ru="Чей ход", en="Whose turn", max_length=64),
         "turn": TURN,
-        # L707: "a player the Referee picks" rolls the side initiative; the web layer keeps
-        # that player's id here so the roll can come from their own browser.
+        # «Бой › Кто ходит первым?»: "a player the Referee picks" rolls the side initiative; the web
+        # layer keeps that player's id here so the roll can come from their own browser.
         "roller": StrField(ru="Бросает инициативу", en="Rolls the initiative", max_length=64),
     },
 )
 
-# --- travel (L953-L1208) ----------------------------------------------------------------------
+# --- travel («Путешествие по суше»)
+# ----------------------------------------------------------------------
 
 HEX = ObjectField(
     ru="Гекс",

@@ -49,8 +49,9 @@ class SpellMoves:
         }
 
     def _setup_cast(self, call: Call) -> Setup:
-        """2d10 + Reason (L1289); a spell that is also an attack takes attack modifiers too
-        (L319); only the discipline's magic expertise fits (L1226)."""
+        """2d10 + Reason («Заклинания › Сотворение»); a spell that is also an attack takes attack
+        modifiers too («Проверки › Сотворения»); only the discipline's magic expertise fits
+        («Заклинания › Дисциплина»)."""
         ctx = self._cast_ctx(call)
         if ctx["attack"]:
             return self._target_setup(call, ctx, ctx["targets"][0])
@@ -62,8 +63,9 @@ class SpellMoves:
         )
 
     def _do_cast(self, call: Call) -> Outcome:
-        """Сотворение (L1289-L1305): validate the book, the casting time and the targets,
-        then roll."""
+        """Сотворение («Заклинания › Книги заклинаний»; «Заклинания › Призванные существа»;
+        «Заклинания › Отдача магии»): validate the book, the casting time and the targets, then
+        roll."""
         st, p = call.state, call.params
         self._alive(st)
         if has_effect(st, NO_HANDS):
@@ -92,7 +94,8 @@ class SpellMoves:
 
     def _finish_cast(self, call: Call, result: CheckResult, out: Outcome, extra) -> Outcome:
         """Tier after expertise, then backlash 99–100 (A16); a doom or a chaos 1 is backlash
-        instead of the spell (L1297-L1305); the book's dice roll unless it was a crit."""
+        instead of the spell («Заклинания › Отдача магии»); the book's dice roll unless it was a
+        crit."""
         p, dice = call.params, self._need_dice(call)
         ctx = self._cast_ctx(call)
         st = out.state
@@ -173,7 +176,7 @@ class SpellMoves:
         return self._cost(out, "free" if timing == "out_of_combat" else timing)
 
     def _do_backlash(self, call: Call) -> Outcome:
-        """Отдача (L1297-L1365) on its own, for a Referee rolling it by hand."""
+        """Отдача («Заклинания › Отдача магии») on its own, for a Referee rolling it by hand."""
         p = call.params
         st, event = spell_rules.roll_backlash(
             call.state,
@@ -198,7 +201,7 @@ class SpellMoves:
         )
 
     def _do_end_spell(self, call: Call) -> Outcome:
-        """The caster ends a spell for free (L1277)."""
+        """The caster ends a spell for free («Заклинания › Длительность»)."""
         st = call.state
         effect_id = call.params["effect_id"]
         before = len(st["effects"])

@@ -1,8 +1,11 @@
 """Crows vocabulary as data: characteristics, the 30 expertises, sizes, conditions, magic
-slots, wear-die keywords and the small tables of part A (seed 001 L1-L720).
+slots, wear-die keywords and the small tables of the rulebook («Характеристики» to «Свет»), then
+combat sizes and maneuvers, travel paces, roles and tasks, the Miasma table, spell fields and
+the backlash table («Бой» to «Изготовление»).
 
-Everything the UI shows carries the seed's Russian term and an English one; rules code uses the
-English keys only. Seed lines are given per entry so a reader can check each against the text.
+Everything the UI shows carries the rulebook's Russian term and an English one; rules code uses
+the English keys only. Each entry cites its rulebook section (chapter › heading) so a reader can
+check it against the text.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from systems.core.schema import Choice
 SEED = "shared/seeds/001_06db556d559045f9_crows.txt"
 DIGEST = "shared/rules/crows_a_checks_slots_dungeon.md"
 
-# --- characteristics (L134-L142) --------------------------------------------------------------
+# --- characteristics («Характеристики»)
+# --------------------------------------------------------------
 
 CHARACTERISTICS: tuple[Choice, ...] = (
     Choice("agility", "Ловкость", "Agility"),
@@ -23,7 +27,7 @@ CHARACTERISTICS: tuple[Choice, ...] = (
     Choice("strength", "Сила", "Strength"),
 )
 CHARACTERISTIC_KEYS: tuple[str, ...] = tuple(c.key for c in CHARACTERISTICS)
-CHARACTERISTIC_MIN, CHARACTERISTIC_MAX = -5, 5  # L142
+CHARACTERISTIC_MIN, CHARACTERISTIC_MAX = -5, 5  # «Характеристики»
 
 
 def characteristic_label(key: str) -> Choice:
@@ -33,7 +37,8 @@ def characteristic_label(key: str) -> Choice:
     raise KeyError(key)
 
 
-# --- expertises (L234-L293) -------------------------------------------------------------------
+# --- expertises («Проверки › Экспертизы»)
+# -------------------------------------------------------------------
 
 GENERAL, MAGICAL, WEAPON = "general", "magical", "weapon"
 EXPERTISE_CATEGORIES: tuple[Choice, ...] = (
@@ -65,11 +70,19 @@ class Expertise:
         }
 
 
-def _e(key: str, ru: str, en: str, cat: str, use_ru: str, use_en: str, line: int) -> Expertise:
-    return Expertise(key, ru, en, cat, use_ru, use_en, f"L{line}")
+# The rulebook's table each category's expertises come from.
+EXPERTISE_TABLES: dict[str, str] = {
+    GENERAL: "«Проверки › Общие экспертизы»",
+    MAGICAL: "«Проверки › Магические экспертизы»",
+    WEAPON: "«Проверки › Оружейные экспертизы»",
+}
 
 
-# Seed order of each table.
+def _e(key: str, ru: str, en: str, cat: str, use_ru: str, use_en: str) -> Expertise:
+    return Expertise(key, ru, en, cat, use_ru, use_en, EXPERTISE_TABLES[cat])
+
+
+# The rulebook's order of each table.
 EXPERTISES: tuple[Expertise, ...] = (
     _e(
         "alchemy",
@@ -78,7 +91,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Делать зелья, яды и бомбы и разбираться в них",
         "Make and understand potions, poisons and bombs",
-        244,
     ),
     _e(
         "athletics",
@@ -87,7 +99,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Лазать, прыгать и плавать",
         "Climb, jump and swim",
-        245,
     ),
     _e(
         "blacksmithing",
@@ -96,7 +107,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Делать металлические инструменты, доспехи и оружие и разбираться в них",
         "Make and understand metal tools, armour and weapons",
-        246,
     ),
     _e(
         "enchanting",
@@ -105,7 +115,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Делать магические предметы и разбираться в них",
         "Make and understand magic items",
-        247,
     ),
     _e(
         "endurance",
@@ -114,7 +123,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Долго выдерживать тяжёлую физическую или умственную нагрузку",
         "Withstand long physical or mental strain",
-        248,
     ),
     _e(
         "gymnastics",
@@ -123,7 +131,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Двигаться по шаткой или узкой опоре; кувыркаться",
         "Move on unsteady or narrow footing; tumble",
-        249,
     ),
     _e(
         "animal_handling",
@@ -132,7 +139,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Взаимодействовать с питомцами",
         "Deal with pets",
-        250,
     ),
     _e(
         "history",
@@ -141,7 +147,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Знать о значимых событиях прошлого",
         "Know the important events of the past",
-        251,
     ),
     _e(
         "heavy_lifting",
@@ -150,7 +155,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Поднимать, носить и бросать тяжёлые предметы",
         "Lift, carry and throw heavy things",
-        252,
     ),
     _e(
         "magic_lore",
@@ -159,7 +163,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Знать о магических местах, заклинаниях, предметах и явлениях",
         "Know magical places, spells, items and phenomena",
-        253,
     ),
     _e(
         "monster_lore",
@@ -168,7 +171,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Знать повадки, сильные и слабые стороны монстров",
         "Know monsters' habits, strengths and weaknesses",
-        254,
     ),
     _e(
         "nature_lore",
@@ -177,7 +179,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Знать о растениях, животных и погоде",
         "Know plants, animals and weather",
-        255,
     ),
     _e(
         "navigation",
@@ -186,7 +187,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Путешествовать, не сбиваясь с пути",
         "Travel without losing the way",
-        256,
     ),
     _e(
         "lockpicking",
@@ -195,7 +195,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Открывать замок без ключа",
         "Open a lock without its key",
-        257,
     ),
     _e(
         "religion_lore",
@@ -204,7 +203,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Знать религиозные мифы и обряды",
         "Know religious myths and rites",
-        258,
     ),
     _e(
         "search",
@@ -213,7 +211,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Искать в окружении важные детали и предметы",
         "Find important details and things around you",
-        259,
     ),
     _e(
         "stealth",
@@ -222,7 +219,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Прятаться и красться",
         "Hide and sneak",
-        260,
     ),
     _e(
         "thievery",
@@ -231,7 +227,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         GENERAL,
         "Отключать механизмы, открывать замки, шарить по карманам, ловкость рук в целом",
         "Disable mechanisms, open locks, pick pockets, sleight of hand",
-        261,
     ),
     _e(
         "transmutation",
@@ -240,7 +235,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         MAGICAL,
         "Творить заклинания преобразования",
         "Cast transmutation spells",
-        267,
     ),
     _e(
         "beneficence",
@@ -249,7 +243,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         MAGICAL,
         "Творить заклинания благодеяния",
         "Cast beneficence spells",
-        268,
     ),
     _e(
         "summoning",
@@ -258,7 +251,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         MAGICAL,
         "Творить заклинания призыва",
         "Cast summoning spells",
-        269,
     ),
     _e(
         "elements",
@@ -267,7 +259,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         MAGICAL,
         "Творить заклинания стихий",
         "Cast elemental spells",
-        270,
     ),
     _e(
         "illusion",
@@ -276,7 +267,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         MAGICAL,
         "Творить заклинания иллюзий",
         "Cast illusion spells",
-        271,
     ),
     _e(
         "necromancy",
@@ -285,7 +275,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         MAGICAL,
         "Творить заклинания некромантии",
         "Cast necromancy spells",
-        272,
     ),
     _e(
         "bludgeoning",
@@ -294,9 +283,8 @@ EXPERTISES: tuple[Expertise, ...] = (
         WEAPON,
         "Атаковать дробящим оружием",
         "Attack with bludgeoning weapons",
-        278,
     ),
-    _e("bow", "Лук", "Bow", WEAPON, "Атаковать луками", "Attack with bows", 279),
+    _e("bow", "Лук", "Bow", WEAPON, "Атаковать луками", "Attack with bows"),
     _e(
         "chopping",
         "Рубящее",
@@ -304,7 +292,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         WEAPON,
         "Атаковать рубящим оружием",
         "Attack with chopping weapons",
-        280,
     ),
     _e(
         "slashing",
@@ -313,7 +300,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         WEAPON,
         "Атаковать режущим оружием",
         "Attack with slashing weapons",
-        281,
     ),
     _e(
         "piercing",
@@ -322,7 +308,6 @@ EXPERTISES: tuple[Expertise, ...] = (
         WEAPON,
         "Атаковать колющим оружием",
         "Attack with piercing weapons",
-        282,
     ),
     _e(
         "unarmed",
@@ -331,13 +316,13 @@ EXPERTISES: tuple[Expertise, ...] = (
         WEAPON,
         "Атаковать естественным оружием",
         "Attack with natural weapons",
-        283,
     ),
 )
 EXPERTISES_BY_KEY: dict[str, Expertise] = {e.key: e for e in EXPERTISES}
 EXPERTISE_CHOICES: tuple[Choice, ...] = tuple(Choice(e.key, e.ru, e.en) for e in EXPERTISES)
 
-# --- sizes (L339-L352) ------------------------------------------------------------------------
+# --- sizes («Размеры»; «Размеры › Размеры»)
+# ------------------------------------------------------------------------
 
 SIZES: tuple[Choice, ...] = (
     Choice("tiny", "Крошечный", "Tiny"),
@@ -351,11 +336,11 @@ SIZE_KEYS: tuple[str, ...] = tuple(s.key for s in SIZES)
 
 
 def size_index(size: str) -> int:
-    """Sizes are ordered Tiny < ... < Охренеть! (L341)."""
+    """Sizes are ordered Tiny < ... < Охренеть! («Размеры»)."""
     return SIZE_KEYS.index(size)
 
 
-# Corpse slots and stack limit (Слоты трупов, L405-L416).
+# Corpse slots and stack limit (Слоты трупов, «Слоты инвентаря › Слоты трупов»).
 CORPSE_SLOTS: dict[str, tuple[int, int]] = {
     "tiny": (1, 3),
     "small": (2, 1),
@@ -365,7 +350,7 @@ CORPSE_SLOTS: dict[str, tuple[int, int]] = {
     "colossal": (32, 1),
 }
 
-# Butcher a corpse: d6 count of parts by size (L546).
+# Butcher a corpse: d6 count of parts by size («Отдых › Разделать труп»).
 BUTCHER_DICE: dict[str, int] = {
     "tiny": 1,
     "small": 1,
@@ -375,7 +360,7 @@ BUTCHER_DICE: dict[str, int] = {
     "colossal": 4,
 }
 
-# --- conditions (L440-L468) -------------------------------------------------------------------
+# --- conditions («Состояния») -------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -408,7 +393,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "blessed",
         "Благословлён",
         "Blessed",
-        "L446",
+        "«Состояния › Благословлён»",
         True,
         "Преимущество на все проверки; атаки наносят доп. урон, равный характеристике атаки.",
         "Advantage on all checks; attacks deal extra damage equal to the attack's characteristic.",
@@ -419,7 +404,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "grabbed",
         "Схвачен",
         "Grabbed",
-        "L450-L452",
+        "«Состояния › Схвачен»",
         False,
         "Скорость 0, нельзя фланкировать, атаки против вас с преимуществом; вы двигаетесь "
         "вместе с держащим.",
@@ -433,7 +418,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "prone",
         "Сбит с ног",
         "Prone",
-        "L456",
+        "«Состояния › Сбит с ног»",
         False,
         "Скорость вдвое ниже, помеха на ваши ближние атаки, нельзя фланкировать; ближние атаки "
         "против вас с преимуществом, дальние с помехой.",
@@ -446,7 +431,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "vulnerable",
         "Уязвим",
         "Vulnerable",
-        "L460",
+        "«Состояния › Уязвим»",
         True,
         "Каждый раз, получая урон, вы получаете дополнительно 1d6 урона.",
         "Each time you take damage, you take 1d6 more.",
@@ -457,7 +442,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "unconscious",
         "Без сознания",
         "Unconscious",
-        "L464",
+        "«Состояния › Без сознания»",
         False,
         "Сбиты с ног, скорость 0, ни действий, ни манёвров, ни реакций; рок на проверках "
         "Ловкости и Силы; двойная помеха на Разум, чтобы заметить; атаки против вас — 3-я "
@@ -473,7 +458,7 @@ CONDITIONS: tuple[Condition, ...] = (
         "weakened",
         "Ослаблен",
         "Weakened",
-        "L468",
+        "«Состояния › Ослаблен»",
         True,
         "Помеха на все проверки.",
         "Disadvantage on all checks.",
@@ -485,7 +470,8 @@ CONDITIONS_BY_KEY: dict[str, Condition] = {c.key: c for c in CONDITIONS}
 CONDITION_CHOICES: tuple[Choice, ...] = tuple(Choice(c.key, c.ru, c.en) for c in CONDITIONS)
 TURN_END_CONDITIONS: tuple[str, ...] = tuple(c.key for c in CONDITIONS if c.ends_at_turn_end)
 
-# What ends each condition (L446-L468, L432, L530, L886), for ``remove_condition(reason=...)``.
+# What ends each condition («Состояния»; «Урон и смерть › Выносливость»; «Отдых»; «Бой ›
+# Телепортация»), for ``remove_condition(reason=...)``.
 END_TRIGGERS: tuple[Choice, ...] = (
     Choice("referee", "Решение Рефери", "Referee's ruling"),
     Choice("turn_end", "Конец хода подземелья", "End of the dungeon turn"),
@@ -503,9 +489,9 @@ END_TRIGGERS: tuple[Choice, ...] = (
     Choice("knocked_out_wakes", "Оглушённый приходит в себя", "A knocked-out creature comes to"),
 )
 CONDITION_END_TRIGGERS: dict[str, tuple[str, ...]] = {
-    "blessed": ("turn_end", "rest_midpoint"),  # L446, L530
-    "vulnerable": ("turn_end", "rest_midpoint"),  # L460, L530
-    "weakened": ("turn_end", "rest_midpoint"),  # L468, L530
+    "blessed": ("turn_end", "rest_midpoint"),  # «Состояния › Благословлён»; «Отдых»
+    "vulnerable": ("turn_end", "rest_midpoint"),  # «Состояния › Уязвим»; «Отдых»
+    "weakened": ("turn_end", "rest_midpoint"),  # «Состояния › Ослаблен»; «Отдых»
     "grabbed": (
         "out_of_range",
         "released",
@@ -514,13 +500,18 @@ CONDITION_END_TRIGGERS: dict[str, tuple[str, ...]] = {
         "grabber_unconscious",
         "escape",
         "teleport",
-    ),  # L452, L886
-    "prone": ("stand",),  # L456
-    "unconscious": ("damage", "loud_noise", "knocked_out_wakes"),  # L464, L432
+    ),  # «Состояния › Схвачен»; «Бой › Телепортация»
+    "prone": ("stand",),  # «Состояния › Сбит с ног»
+    "unconscious": (
+        "damage",
+        "loud_noise",
+        "knocked_out_wakes",
+    ),  # «Состояния › Без сознания»; «Урон и смерть › Выносливость»
 }
 
-# --- magic item slots (L362-L375) -------------------------------------------------------------
-# "Пояс" and "Руки" also name inventory slot types, so the keys are distinct (digest §5 UI note).
+# --- magic item slots («Слоты инвентаря › Слоты магических предметов»)
+# ------------------------------------------------------------- "Пояс" and "Руки" also name
+# inventory slot types, so the keys are distinct (digest §5 UI note).
 
 MAGIC_SLOTS: tuple[Choice, ...] = (
     Choice("head", "Голова", "Head"),
@@ -532,7 +523,8 @@ MAGIC_SLOTS: tuple[Choice, ...] = (
 )
 MAGIC_SLOT_KEYS: tuple[str, ...] = tuple(m.key for m in MAGIC_SLOTS)
 
-# --- wear dice keywords (L476-L482) -----------------------------------------------------------
+# --- wear dice keywords («Кости износа › Кости износа снаряжения»)
+# -----------------------------------------------------------
 
 USELESS, REFUEL, REST, ACTIVATION, DUNGEON_TURN = (
     "useless",
@@ -549,17 +541,21 @@ WEAR_KEYWORDS: tuple[Choice, ...] = (
     Choice(DUNGEON_TURN, "Ход подземелья", "Dungeon turn"),
 )
 
-# Effect durations (L472, L1279-L1281).
+# Effect durations («Кости износа»; «Заклинания › Длительность»).
 EFFECT_DURATIONS: tuple[Choice, ...] = (
     Choice("wear_dice", "Кости износа", "Wear dice"),
     Choice("dungeon_turn", "До конца хода подземелья", "Until the end of the dungeon turn"),
     Choice("rest", "До конца отдыха", "Until the end of a rest"),
     Choice("permanent", "Пока не снимут", "Until removed"),
-    Choice("miasma", "Пока вы в Миазме", "Until you leave the Miasma"),  # L1180-L1186
-    Choice("cruelty", "Пока есть жестокость", "While you have cruelty"),  # L1186
+    Choice(
+        "miasma", "Пока вы в Миазме", "Until you leave the Miasma"
+    ),  # «Путешествие по суше › Эффекты Миазмы»
+    Choice(
+        "cruelty", "Пока есть жестокость", "While you have cruelty"
+    ),  # «Путешествие по суше › Эффекты Миазмы»
 )
 
-# --- light (L576-L608) ------------------------------------------------------------------------
+# --- light («Свет») ------------------------------------------------------------------------
 
 BRIGHT, DIM, DARK = "bright", "dim", "dark"
 LIGHT_LEVELS: tuple[Choice, ...] = (
@@ -568,7 +564,7 @@ LIGHT_LEVELS: tuple[Choice, ...] = (
     Choice(DARK, "Темнота", "Darkness"),
 )
 
-# Яркость костра (L596-L604): size -> (bright squares, dim squares).
+# Яркость костра («Свет › Яркость костра»): size -> (bright squares, dim squares).
 CAMPFIRE: dict[str, tuple[int, int]] = {
     "tiny": (0, 5),
     "small": (5, 5),
@@ -586,10 +582,11 @@ CREATURE_KINDS: tuple[Choice, ...] = (
     Choice("monster", "Существо Рефери", "Referee creature"),
     Choice("object", "Предмет", "Object"),
 )
-# Who takes wounds (L438, digest ambiguity 3): PCs, other humans and animals.
+# Who takes wounds («Урон и смерть › Раны», digest ambiguity 3): PCs, other humans and animals.
 WOUND_KINDS = frozenset({"pc", "hireling", "pet"})
 
-# --- rest activities (L538-L570) --------------------------------------------------------------
+# --- rest activities («Отдых › Занятия на отдыхе»)
+# --------------------------------------------------------------
 
 ACTIVITIES: tuple[Choice, ...] = (
     Choice("", "Без занятия", "No activity"),
@@ -612,33 +609,36 @@ REST_ACTIVITIES: tuple[str, ...] = (
     "tend_wounds",
 )
 
-# --- dungeon encounters (L520-L524) -----------------------------------------------------------
+# --- dungeon encounters («Встречи в подземелье»)
+# -----------------------------------------------------------
 
 ENCOUNTER_THRESHOLD_DEFAULT = 9
-ENCOUNTER_THRESHOLD_CAP = 10  # by analogy with road checks, L1198 (digest ambiguity 13)
-GREED_PERCENT: dict[int, int] = {1: 30, 2: 20, 3: 10}  # L500-L502
-HOURS_PER_TURN_OUTSIDE = 2  # L508
+# by analogy with road checks, «Путешествие по суше › Дорожные встречи» (digest ambiguity 13)
+ENCOUNTER_THRESHOLD_CAP = 10
+GREED_PERCENT: dict[int, int] = {1: 30, 2: 20, 3: 10}  # «Ходы подземелья › Награда за жадность»
+HOURS_PER_TURN_OUTSIDE = 2  # «Ходы подземелья › Вне подземелья»
 
 DIGEST_B = "shared/rules/crows_b_combat_travel_spells.md"
 
-# --- combat: size, space, reach (L686-L699) ---------------------------------------------------
+# --- combat: size, space, reach («Бой › Досягаемость»)
+# ---------------------------------------------------
 
 # size -> (squares on a side, reach)
-SIZE_SPACE_REACH: dict[str, tuple[int, int]] = {  # L690-L699
+SIZE_SPACE_REACH: dict[str, tuple[int, int]] = {  # «Бой › Размеры существ»
     "tiny": (1, 1),
     "small": (1, 1),
     "medium": (1, 1),
     "large": (2, 2),
     "huge": (3, 2),
-    "colossal": (4, 3),  # the Referee may go bigger (L699)
+    "colossal": (4, 3),  # the Referee may go bigger («Бой › Размеры существ»)
 }
-SQUARE_FEET = 5  # L674
+SQUARE_FEET = 5  # «Бой › Масштаб»
 
 SIDES: tuple[Choice, ...] = (
     Choice("pcs", "Персонажи и союзники", "PCs and allies"),
     Choice("enemies", "Враги", "Enemies"),
 )
-INITIATIVE_PCS_FROM = 6  # L707: 6+ the PCs first, ≤5 the enemies
+INITIATIVE_PCS_FROM = 6  # «Бой › Кто ходит первым?»: 6+ the PCs first, ≤5 the enemies
 
 COSTS: tuple[Choice, ...] = (
     Choice("maneuver", "Манёвр", "Maneuver"),
@@ -659,21 +659,24 @@ CONCEALMENT: tuple[Choice, ...] = (
     Choice("invisible", "Невидимость", "Invisible"),
 )
 
-# --- forced movement (L906-L925) --------------------------------------------------------------
+# --- forced movement («Бой › Принудительное перемещение»)
+# --------------------------------------------------------------
 
 FORCED_KINDS: tuple[Choice, ...] = (
     Choice("push", "Толчок", "Push"),
     Choice("slide", "Смещение", "Slide"),
 )
 
-# --- tipping objects (L935-L945) --------------------------------------------------------------
+# --- tipping objects («Бой › Опрокидывание предметов»)
+# --------------------------------------------------------------
 
-TIP_BASE_DICE = 1  # 1d10 for an object of the creature's size (L935)
+TIP_BASE_DICE = 1  # 1d10 for an object of the creature's size («Бой › Опрокидывание предметов»)
 TIP_DICE_PER_SIZE = 2  # +2d10 per size category larger
 
-# --- travel (L953-L1208) ----------------------------------------------------------------------
+# --- travel («Путешествие по суше»)
+# ----------------------------------------------------------------------
 
-HEX_MILES = 5  # L953
+HEX_MILES = 5  # «Путешествие по суше › Гексы»
 
 
 @dataclass(frozen=True)
@@ -687,9 +690,9 @@ class Pace:
 
 
 PACES: tuple[Pace, ...] = (
-    Pace("slow", "Медленный", "Slow", 1, 8, 1),  # L971
-    Pace("normal", "Обычный", "Normal", 2, 7, 0),  # L972
-    Pace("fast", "Быстрый", "Fast", 3, 6, -1),  # L973
+    Pace("slow", "Медленный", "Slow", 1, 8, 1),  # «Путешествие по суше › Темп пути»
+    Pace("normal", "Обычный", "Normal", 2, 7, 0),  # «Путешествие по суше › Темп пути»
+    Pace("fast", "Быстрый", "Fast", 3, 6, -1),  # «Путешествие по суше › Темп пути»
 )
 PACES_BY_KEY: dict[str, Pace] = {p.key: p for p in PACES}
 PACE_CHOICES: tuple[Choice, ...] = tuple(Choice(p.key, p.ru, p.en) for p in PACES)
@@ -704,14 +707,20 @@ RIVER: tuple[Choice, ...] = (
     Choice("upstream", "Вверх по течению", "Upstream"),
     Choice("downstream", "Вниз по течению", "Downstream"),
 )
-RIVER_HEXES: dict[str, int] = {"none": 0, "cross": -1, "upstream": -1, "downstream": 1}  # L988-L989
-ROAD_HEXES, ROAD_THRESHOLD = 1, -1  # L987
-TRAVEL_THRESHOLD_MAX = 10  # L1198
+RIVER_HEXES: dict[str, int] = {
+    "none": 0,
+    "cross": -1,
+    "upstream": -1,
+    "downstream": 1,
+}  # «Путешествие по суше › Реки и дороги»
+ROAD_HEXES, ROAD_THRESHOLD = 1, -1  # «Путешествие по суше › Реки и дороги»
+TRAVEL_THRESHOLD_MAX = 10  # «Путешествие по суше › Дорожные встречи»
 TRAVEL_THRESHOLD_MIN = 1  # digest A9 (not in the seed)
 
 
 def speed_hexes(slowest_speed: int) -> int:
-    """Hexes from the slowest creature's speed: ≤3 −1, 4–6 0, 7–9 +1, ≥10 +2 (L977-L981)."""
+    """Hexes from the slowest creature's speed: ≤3 −1, 4–6 0, 7–9 +1, ≥10 +2 («Путешествие по суше ›
+    Изменение темпа»)."""
     if slowest_speed <= 3:
         return -1
     if slowest_speed >= 10:
@@ -727,8 +736,18 @@ ROLES: tuple[Choice, ...] = (
     Choice("scout", "Разведчик", "Scout"),
     Choice("tracker", "Следопыт", "Tracker"),
 )
-ROLE_ORDER: tuple[str, ...] = ("helper", "guide", "scout", "tracker")  # L960 (TN: trackers)
-ROLE_LIMIT: dict[str, int] = {"helper": 3, "guide": 1, "scout": 3, "tracker": 3}  # L996, L1000
+ROLE_ORDER: tuple[str, ...] = (
+    "helper",
+    "guide",
+    "scout",
+    "tracker",
+)  # «Путешествие по суше › Порядок путешествия» (TN: trackers)
+ROLE_LIMIT: dict[str, int] = {
+    "helper": 3,
+    "guide": 1,
+    "scout": 3,
+    "tracker": 3,
+}  # «Путешествие по суше › Дорожные роли»
 
 
 @dataclass(frozen=True)
@@ -757,7 +776,7 @@ TASKS: tuple[Task, ...] = (
         "helper",
         "Противостоять Миазме",
         "Counter the Miasma",
-        "L1012-L1018",
+        "«Путешествие по суше › Противостоять Миазме»",
         ("reason",),
         _res(
             NOTHING,
@@ -774,7 +793,7 @@ TASKS: tuple[Task, ...] = (
         "helper",
         "Разбить лагерь",
         "Make camp",
-        "L1022-L1028",
+        "«Путешествие по суше › Разбить лагерь»",
         ("strength",),
         _res(
             NOTHING,
@@ -793,7 +812,7 @@ TASKS: tuple[Task, ...] = (
         "helper",
         "Помочь всем",
         "Help everyone",
-        "L1032-L1038",
+        "«Путешествие по суше › Помочь всем»",
         ("reason", "strength"),
         _res(
             ("Союзники получают −1 к проверкам ролей сегодня.", "The allies get −1 today."),
@@ -806,7 +825,7 @@ TASKS: tuple[Task, ...] = (
         "guide",
         "Обычный маршрут",
         "Regular route",
-        "L1046-L1052",
+        "«Путешествие по суше › Обычный маршрут»",
         ("reason",),
         _res(
             (
@@ -825,7 +844,7 @@ TASKS: tuple[Task, ...] = (
         "guide",
         "Безопасный маршрут",
         "Safe route",
-        "L1056-L1062",
+        "«Путешествие по суше › Безопасный маршрут»",
         ("reason",),
         _res(
             LOST,
@@ -841,7 +860,7 @@ TASKS: tuple[Task, ...] = (
         "guide",
         "Короткий путь",
         "Shortcut",
-        "L1066-L1072",
+        "«Путешествие по суше › Короткий путь»",
         ("reason",),
         _res(
             LOST,
@@ -857,7 +876,7 @@ TASKS: tuple[Task, ...] = (
         "guide",
         "Снова на пути",
         "Back on track",
-        "L1150-L1156",
+        "«Путешествие по суше › Снова на пути»",
         ("reason",),
         _res(
             ("Группа всё ещё блуждает.", "The party is still lost."),
@@ -876,7 +895,7 @@ TASKS: tuple[Task, ...] = (
         "scout",
         "Высматривать опасность",
         "Watch for danger",
-        "L1080-L1086",
+        "«Путешествие по суше › Высматривать опасность»",
         ("agility", "reason"),
         _res(
             NOTHING,
@@ -889,7 +908,7 @@ TASKS: tuple[Task, ...] = (
         "scout",
         "Искать ночлег",
         "Find shelter",
-        "L1090-L1096",
+        "«Путешествие по суше › Искать ночлег»",
         ("reason",),
         _res(
             NOTHING,
@@ -902,7 +921,7 @@ TASKS: tuple[Task, ...] = (
         "scout",
         "Искать сокровища",
         "Search for treasure",
-        "L1100-L1106",
+        "«Путешествие по суше › Искать сокровища»",
         ("strength",),
         _res(
             NOTHING,
@@ -921,7 +940,7 @@ TASKS: tuple[Task, ...] = (
         "tracker",
         "Собирать пищу",
         "Forage",
-        "L1114-L1120",
+        "«Путешествие по суше › Собирать пищу»",
         ("reason",),
         _res(
             NOTHING,
@@ -934,7 +953,7 @@ TASKS: tuple[Task, ...] = (
         "tracker",
         "Охотиться",
         "Hunt",
-        "L1124-L1130",
+        "«Путешествие по суше › Охотиться»",
         ("agility",),
         _res(
             ("Порог дорожных встреч −1.", "Travel threshold −1."),
@@ -950,7 +969,7 @@ TASKS: tuple[Task, ...] = (
         "tracker",
         "Выследить существо",
         "Track a creature",
-        "L1134-L1140",
+        "«Путешествие по суше › Выследить существо»",
         ("reason",),
         _res(
             ("Порог дорожных встреч −1.", "Travel threshold −1."),
@@ -965,8 +984,8 @@ TASKS: tuple[Task, ...] = (
 TASKS_BY_KEY: dict[str, Task] = {t.key: t for t in TASKS}
 TASK_CHOICES: tuple[Choice, ...] = tuple(Choice(t.key, t.ru, t.en) for t in TASKS)
 
-# Lost: d6 counted clockwise from the neighbour due north (L1146). Flat-topped hexes, axial
-# coordinates (q, r) with the vectors of Red Blob Games' flat layout.
+# Lost: d6 counted clockwise from the neighbour due north («Путешествие по суше › Заблудились»).
+# Flat-topped hexes, axial coordinates (q, r) with the vectors of Red Blob Games' flat layout.
 HEX_DIRECTIONS: tuple[tuple[str, str, str, tuple[int, int]], ...] = (
     ("n", "С", "N", (0, -1)),
     ("ne", "СВ", "NE", (1, -1)),
@@ -979,7 +998,8 @@ DIRECTION_KEYS: tuple[str, ...] = tuple(d[0] for d in HEX_DIRECTIONS)
 DIRECTION_CHOICES: tuple[Choice, ...] = tuple(Choice(k, ru, en) for k, ru, en, _ in HEX_DIRECTIONS)
 DIRECTION_VECTORS: dict[str, tuple[int, int]] = {k: v for k, _ru, _en, v in HEX_DIRECTIONS}
 
-# --- the Miasma (L1162-L1188) -----------------------------------------------------------------
+# --- the Miasma («Путешествие по суше › Миазма»)
+# -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -1092,14 +1112,15 @@ MIASMA_TABLE: tuple[MiasmaRow, ...] = (
 
 
 def miasma_row(value: int) -> MiasmaRow:
-    """The row for d10 + cruelty (L1182-L1188); 13 and more is the last row."""
+    """The row for d10 + cruelty («Путешествие по суше › Эффекты Миазмы»); 13 and more is the last
+    row."""
     for row in MIASMA_TABLE:
         if row.lo <= value <= row.hi:
             return row
     return MIASMA_TABLE[0] if value < 1 else MIASMA_TABLE[-1]
 
 
-# --- spells (L1212-L1305) ---------------------------------------------------------------------
+# --- spells («Заклинания») ---------------------------------------------------------------------
 
 DISCIPLINES: tuple[Choice, ...] = (
     Choice("transmutation", "Преобразование", "Transmutation"),
@@ -1108,13 +1129,13 @@ DISCIPLINES: tuple[Choice, ...] = (
     Choice("elements", "Стихии", "Elements"),
     Choice("illusion", "Иллюзии", "Illusion"),
     Choice("necromancy", "Некромантия", "Necromancy"),
-)  # L1226-L1233; the key is the matching magic expertise
+)  # «Заклинания › Дисциплина»; the key is the matching magic expertise
 CASTING_TIMES: tuple[Choice, ...] = (
     Choice("action", "Действие", "Action"),
     Choice("maneuver", "Манёвр", "Maneuver"),
     Choice("reaction", "Реакция", "Reaction"),
     Choice("out_of_combat", "Вне боя", "Out of combat"),
-)  # L1239-L1242
+)  # «Заклинания › Время сотворения»
 SPELL_TARGETS: tuple[Choice, ...] = (
     Choice("number", "Число", "Number"),
     Choice("all", "Все", "All"),
@@ -1125,30 +1146,30 @@ SPELL_TARGETS: tuple[Choice, ...] = (
     Choice("summoned", "Призванное", "Summoned"),
     Choice("targets", "Цель / цели", "Target(s)"),
     Choice("none", "Нет строки цели", "No target line"),
-)  # L1248-L1255
+)  # «Заклинания › Цель»
 AREAS: tuple[Choice, ...] = (
     Choice("none", "Нет", "None"),
     Choice("aura", "Аура", "Aura"),
     Choice("cube", "Куб", "Cube"),
     Choice("line", "Линия", "Line"),
-)  # L1263-L1273
+)  # «Заклинания › Область действия»
 SPELL_DURATIONS: tuple[Choice, ...] = (
     Choice("instant", "Мгновенно", "Instant"),
     Choice("dungeon_turn", "Ход подземелья", "Dungeon turn"),
     Choice("wear_dice", "Кости износа", "Wear dice"),
-)  # L1277-L1281
-CHAOS_DIE = 6  # L1305: a 1 is backlash
-OUT_OF_COMBAT_MINUTES = 10  # L1242
+)  # «Заклинания › Длительность»
+CHAOS_DIE = 6  # «Заклинания › Бросок хаоса»: a 1 is backlash
+OUT_OF_COMBAT_MINUTES = 10  # «Заклинания › Время сотворения»
 
 
 @dataclass(frozen=True)
 class Backlash:
-    """One row of «Виды отдачи» (L1309-L1365, one row per seed line from L1311) as data.
+    """One row of the backlash table («Заклинания › Виды отдачи») as data.
 
     ``duration``: "instant", "dungeon_turn" (until the end of this turn), "wear_dice", "rest"
     (until you finish a rest) or "permanent". ``radius``: others within that many squares are
     affected too (the Referee applies it to them). ``stacks``: rows the digest (A17) lets
-    stack; any other lasting row already on the caster is rerolled (L1299).
+    stack; any other lasting row already on the caster is rerolled («Заклинания › Отдача магии»).
     """
 
     lo: int
@@ -1167,7 +1188,9 @@ class Backlash:
     save_rider: str = ""  # condition on a tier-1 save
     speed: int = 0  # per stack
     roll: str = ""  # dice rolled for the record (squares, rations, creatures...)
-    draw: bool = False  # an inventory card is drawn (rows 31-36 and 79-80, L1326-L1328, L1350)
+    draw: bool = (
+        False  # an inventory card is drawn (rows 31-36 and 79-80, «Заклинания › Виды отдачи»)
+    )
     creature_target: bool = False  # needs a creature target; an object target means the caster
     characteristic: str = ""  # 87-92: −1 per stack until a rest
     check_disadvantage: bool = False
@@ -1616,17 +1639,17 @@ def backlash_row(value: int) -> Backlash:
     raise ValueError(f"no backlash row for {value}")
 
 
-# --- crafting (L1369-L1411) -------------------------------------------------------------------
+# --- crafting («Изготовление») -------------------------------------------------------------------
 
 CRAFT_TOOLS: dict[str, tuple[str, str, str]] = {
     "alchemy": ("alchemist_tools", "Инструменты алхимика", "Alchemist's tools"),
     "blacksmithing": ("smith_tools", "Инструменты кузнеца", "Smith's tools"),
     "enchanting": ("enchanter_tools", "Инструменты зачарователя", "Enchanter's tools"),
-}  # L1381-L1385
-CRAFT_MAX_EXPERTISE = 2  # L1401
-CRAFT_EXPERTISE_BONUS = 4  # L1401
-CRAFT_DOUBLE_STEP = 4  # L1401
-CRAFT_MIN_POINTS = 1  # L1399
+}  # «Изготовление › Инструменты»
+CRAFT_MAX_EXPERTISE = 2  # «Изготовление › Броски изготовления»
+CRAFT_EXPERTISE_BONUS = 4  # «Изготовление › Броски изготовления»
+CRAFT_DOUBLE_STEP = 4  # «Изготовление › Броски изготовления»
+CRAFT_MIN_POINTS = 1  # «Изготовление › Броски изготовления»
 
 
 def describe_tables() -> dict[str, Any]:

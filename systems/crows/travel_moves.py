@@ -41,11 +41,13 @@ class TravelMoves:
         sources, bonus = travel_rules.role_modifiers(ctx["travel"], st["name"])
         parts = {"help_everyone": bonus}
         if ctx["task"] == "forage" and has_effect(st, "miasma:gluttony"):
-            parts["gluttony"] = travel_rules.FORAGE_BONUS_GLUTTONY  # L1183
+            parts["gluttony"] = (
+                travel_rules.FORAGE_BONUS_GLUTTONY
+            )  # «Путешествие по суше › Эффекты Миазмы»
         return self._check_setup(call, characteristic=chosen, sources=sources, parts=parts)
 
     def _do_travel_role(self, call: Call) -> Outcome:
-        """A role task's check, in the day's order (L960)."""
+        """A role task's check, in the day's order («Путешествие по суше › Порядок путешествия»)."""
         st, p = call.state, call.params
         self._alive(st)
         if has_effect(st, SLOTH):
@@ -145,7 +147,7 @@ class TravelMoves:
 
     def _do_travel_encounter(self, call: Call) -> Outcome:
         """The roll and its result are the Referee's only (digest §2.7 step 7); a rest check
-        counts a hidden camp (+1, L566)."""
+        counts a hidden camp (+1, «Отдых › Укрыть лагерь»)."""
         rest_state = call.state["rest"]
         hidden_camp = bool(rest_state and rest_state["hide_camp_by"])
         travel, event = travel_rules.encounter_check(
@@ -171,7 +173,8 @@ class TravelMoves:
         return self._travel_out(call, travel, event)
 
     def _do_travel_arrive(self, call: Call) -> Outcome:
-        """Dungeon turns begin; their encounter checks use today's travel threshold (L1204)."""
+        """Dungeon turns begin; their encounter checks use today's travel threshold («Путешествие по
+        суше › Точки интереса»)."""
         travel, event = travel_rules.arrive(self._travel(call), call.params["place"])
         camp = call.state
         camp["travel"] = travel
