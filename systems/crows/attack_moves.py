@@ -73,8 +73,8 @@ class AttackMoves:
         )
 
     def _attack_targets(self, call: Call) -> list[dict[str, Any]]:
-        """One roll for every target, each with its own modifiers; nobody twice («Бой › Несколько
-        целей»)."""
+        """One roll for every target, each with its own modifiers; nobody twice
+        («Бой › Несколько целей»)."""
         p = call.params
         if p["targets"]:
             if p.get("target") is not None:
@@ -358,9 +358,9 @@ class AttackMoves:
         return opening
 
     def _finish_attack(self, call: Call, result: CheckResult, out: Outcome, extra) -> Outcome:
-        """Per-target tiers from the one roll, damage, crit's extra action («Бой › Криты на
-        атаках»), fragile items («Бой › Ближние атаки»), ammunition and thrown weapons («Бой ›
-        Дальние атаки»), the counterattack choice."""
+        """Per-target tiers from the one roll, damage, crit's extra action
+        («Бой › Криты на атаках»), fragile items («Бой › Ближние атаки»), ammunition and thrown
+        weapons («Бой › Дальние атаки»), the counterattack choice."""
         ctx = self._attack_ctx(call)
         st = out.state
         results = []

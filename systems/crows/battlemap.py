@@ -1,7 +1,7 @@
-"""What a square battle map tells an attack («Свет»; «Частые опасности»; «Линия эффекта»; «Бой › Как
-атаковать»): line of effect and cover, the light and concealment where the target stands, high
-ground, flanking, distance and adjacency. Pure geometry over plain values, so the web layer reads
-its map rows into a ``Board`` and hands the result to the ``attack`` move as its situation
+"""What a square battle map tells an attack («Свет»; «Частые опасности»; «Линия эффекта»;
+«Бой › Как атаковать»): line of effect and cover, the light and concealment where the target stands,
+high ground, flanking, distance and adjacency. Pure geometry over plain values, so the web layer
+reads its map rows into a ``Board`` and hands the result to the ``attack`` move as its situation
 parameters (``cover``, ``light``, ``concealment``, ``high_ground``, ``flanking``, ``distance``,
 ``adjacent``, ``allies_adjacent``); the rules themselves never depend on a map.
 
@@ -46,8 +46,8 @@ FLANK_BLOCKING = frozenset({"prone", "grabbed"})
 
 @dataclass(frozen=True)
 class Body:
-    """A creature's space: its top-left square and how many squares it spans («Бой › Размеры
-    существ»)."""
+    """A creature's space: its top-left square and how many squares it spans
+    («Бой › Размеры существ»)."""
 
     col: int
     row: int
@@ -149,8 +149,7 @@ def gap(a: Body, b: Body) -> int:
     return max(dx, dy)
 
 
-# --- line of effect and cover («Частые опасности»; «Линия эффекта»)
-# -----------------------------------------------------
+# --- line of effect and cover («Частые опасности»; «Линия эффекта») ---------------------------
 
 
 def _crosses(p: tuple[int, int], q: tuple[int, int], cell: Cell) -> bool:
@@ -266,8 +265,7 @@ def height(body: Body, board: Board) -> int:
     return max(board.heights.get(c, 0) for c in body.cells())
 
 
-# --- flanking («Бой › Фланкирование»)
-# ---------------------------------------------------------------------
+# --- flanking («Бой › Фланкирование») ---------------------------------------------------------
 
 
 def _sides_at(point: tuple[Fraction, Fraction], box: tuple[int, int, int, int]) -> set[str]:
@@ -314,8 +312,8 @@ def opposite_sides(a: Body, b: Body, target: Body) -> bool:
 
 
 def flanking_ally(attacker: Body, target: Body, allies: Iterable[Body]) -> str:
-    """The name of an ally who flanks the target with the attacker, or "" («Бой ›
-    Фланкирование»)."""
+    """The name of an ally who flanks the target with the attacker, or ""
+    («Бой › Фланкирование»)."""
     if gap(attacker, target) != 1 or attacker.conditions & FLANK_BLOCKING:
         return ""
     for ally in allies:
@@ -338,8 +336,8 @@ def situation(
     allies: Iterable[Body] = (),
 ) -> Situation:
     """Everything the map knows about one attack from ``attacker`` at ``target``; ``allies``
-    are the attacker's allies on the map (for flanking and for stray shots, «Бой › Дальние
-    атаки»)."""
+    are the attacker's allies on the map (for flanking and for stray shots,
+    «Бой › Дальние атаки»)."""
     allies = list(allies)
     distance = gap(attacker, target)
     flanked_with = flanking_ally(attacker, target, allies) if attack == "melee" else ""

@@ -1,6 +1,6 @@
 """Crows check moves: a plain check, help, group checks, resistance rolls, hiding, the
-retry lock and a bare d100 («Проверки»; «Проверки › Особые проверки»; «Проверки › Прятаться и
-красться»).
+retry lock and a bare d100 («Проверки»; «Проверки › Особые проверки»;
+«Проверки › Прятаться и красться»).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ class CheckMoves:
     """Checks and special checks; the roll itself is ``Resolution._roll_check``."""
 
     def _do_check(self, call: Call) -> Outcome:
-        """Проверка («Проверки»): 2d10 + characteristic; attacks and castings too («Проверки ›
-        Особые проверки»)."""
+        """Проверка («Проверки»): 2d10 + characteristic; attacks and castings too
+        («Проверки › Особые проверки»)."""
         return self._roll_check(call)
 
     def _finish_check(self, call, result, out, extra) -> Outcome:
@@ -97,8 +97,8 @@ class CheckMoves:
         return out
 
     def _do_clear_retry_lock(self, call: Call) -> Outcome:
-        """The Referee decides that circumstances changed enough for a retry («Проверки › Повторная
-        попытка»)."""
+        """The Referee decides that circumstances changed enough for a retry
+        («Проверки › Повторная попытка»)."""
         st = call.state
         key = call.params["task"].strip().casefold()
         st["retry_locks"] = [t for t in st["retry_locks"] if t.casefold() != key]

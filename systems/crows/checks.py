@@ -6,8 +6,8 @@ recommended reading (ambiguity 4):
 1. total = natural 2d10 + characteristic + flat bonuses, with +2/-2 for a *single* advantage or
    disadvantage;
 2. tier from the total: ≤11 → 1, 12–16 → 2, 17+ → 3 («Проверки › Результаты проверки»);
-3. a *double* advantage or disadvantage moves the tier one step instead of ±2 («Проверки ›
-Преимущество»; «Проверки › Помеха»);
+3. a *double* advantage or disadvantage moves the tier one step instead of ±2
+(«Проверки › Преимущество»; «Проверки › Помеха»);
 4. crit (natural 19–20) forces tier 3 and doom (natural 2–3) forces tier 1, judged on the
    unmodified dice («Проверки › Криты и рок»);
 5. one expertise use may then raise the tier by one («Проверки › Экспертизы»), never on a doom.
@@ -33,8 +33,8 @@ DOOM_MAX = 3  # «Проверки › Криты и рок»
 # «Проверки › Преимущество»; «Проверки › Помеха»: a single advantage is +2, a single disadvantage -2
 SINGLE_STEP = 2
 
-# Check kinds and which expertise categories apply to them («Проверки › Экспертизы»; «Проверки ›
-# Атаки»; «Проверки › Сотворения»; «Проверки › Броски сопротивления»).
+# Check kinds and which expertise categories apply to them («Проверки › Экспертизы»;
+# «Проверки › Атаки»; «Проверки › Сотворения»; «Проверки › Броски сопротивления»).
 KINDS: tuple[str, ...] = ("general", "help", "attack", "casting", "resistance")
 KIND_EXPERTISE: dict[str, tuple[str, ...]] = {
     "general": ("general",),
@@ -50,8 +50,8 @@ KIND_EXPERTISE: dict[str, tuple[str, ...]] = {
 
 
 def tier_for_total(total: int) -> int:
-    """≤11 is tier 1, 12–16 tier 2, 17+ tier 3 («Проверки › 1-я ступень (11 или меньше)»; «Проверки
-    › 2-я ступень (от 12 до 16)»; «Проверки › 3-я ступень (17 или больше)»)."""
+    """≤11 is tier 1, 12–16 tier 2, 17+ tier 3 («Проверки › 1-я ступень (11 или меньше)»;
+    «Проверки › 2-я ступень (от 12 до 16)»; «Проверки › 3-я ступень (17 или больше)»)."""
     if total >= 17:
         return 3
     if total >= 12:
@@ -60,12 +60,12 @@ def tier_for_total(total: int) -> int:
 
 
 def net_advantage(advantages: int, disadvantages: int) -> int:
-    """Net of advantage and disadvantage sources, -2..+2 («Проверки › Проверки с преимуществами и
-    помехами»).
+    """Net of advantage and disadvantage sources, -2..+2
+    («Проверки › Проверки с преимуществами и помехами»).
 
     ``min(A, 2) - min(D, 2)``: two or more sources make a double; a double and a single on the
-    other side leave a single "however many sources made up the double" («Проверки › Проверки с
-    преимуществами и помехами»).
+    other side leave a single "however many sources made up the double"
+    («Проверки › Проверки с преимуществами и помехами»).
     """
     if advantages < 0 or disadvantages < 0:
         raise ValueError("source counts cannot be negative")
@@ -330,8 +330,8 @@ class CheckResult:
 
 
 def single_step(net: int) -> int:
-    """+2 for a single advantage, -2 for a single disadvantage, 0 otherwise («Проверки ›
-    Преимущество»; «Проверки › Помеха»)."""
+    """+2 for a single advantage, -2 for a single disadvantage, 0 otherwise
+    («Проверки › Преимущество»; «Проверки › Помеха»)."""
     if net == 1:
         return SINGLE_STEP
     if net == -1:
@@ -417,8 +417,8 @@ def automatic_doom(
     disadvantages: int = 0,
     bonus: int = 0,
 ) -> CheckResult:
-    """An unconscious creature's Agility or Strength check: doom without a roll («Состояния › Без
-    сознания»)."""
+    """An unconscious creature's Agility or Strength check: doom without a roll
+    («Состояния › Без сознания»)."""
     return CheckResult(
         faces=(),
         characteristic=characteristic,
@@ -472,8 +472,7 @@ def apply_expertise(result: CheckResult, expertise: str) -> CheckResult:
     return dataclasses.replace(result, tier=min(3, result.tier + 1), expertise=expertise)
 
 
-# --- help and group checks («Проверки › Особые проверки»)
-# --------------------------------------------------------
+# --- help and group checks («Проверки › Особые проверки») -------------------------------------
 
 HELP_MODIFIER: dict[int, int] = {1: -1, 2: 1, 3: 2}  # «Проверки › Помощь»
 
@@ -484,8 +483,8 @@ def help_modifier(tier: int) -> int:
 
 
 def group_cost_payers(leader: str, helpers: Iterable[dict[str, Any]]) -> list[str]:
-    """On a tier-2 success at a cost, the leader and every helper who gave -1 pay («Проверки ›
-    Групповые проверки»)."""
+    """On a tier-2 success at a cost, the leader and every helper who gave -1 pay
+    («Проверки › Групповые проверки»)."""
     return [leader, *(h["name"] for h in helpers if h["modifier"] < 0)]
 
 

@@ -21,8 +21,7 @@ from systems.core.schema import fail
 from systems.crows.inventory import HANDS
 from systems.crows.terms import INITIATIVE_PCS_FROM, SIZE_KEYS, SIZE_SPACE_REACH, size_index
 
-# --- size, space, reach («Бой › Сетка и дистанции»)
-# -----------------------------------------------------------
+# --- size, space, reach («Бой › Сетка и дистанции») -------------------------------------------
 
 
 def reach(size: str) -> int:
@@ -42,9 +41,9 @@ def size_steps(larger: str, smaller: str) -> int:
 
 
 def can_share_space(mover: str, occupant: str) -> bool:
-    """You cannot occupy the space of a creature within one size category of yours («Бой › Размер и
-    пространство»); ending a move in any other creature's space is never allowed (part A ambiguity
-    16)."""
+    """You cannot occupy the space of a creature within one size category of yours
+    («Бой › Размер и пространство»); ending a move in any other creature's space is never allowed
+    (part A ambiguity 16)."""
     return abs(size_steps(mover, occupant)) > 1
 
 
@@ -53,13 +52,13 @@ def can_ride(rider: str, mount: str) -> bool:
     return size_steps(mount, rider) >= 1
 
 
-# --- initiative and the combat state («Бой › Застигнут врасплох»; «Бой › Кто ходит первым?»; «Бой ›
-# Ход») ---------------------------------------------
+# --- initiative and the combat state («Бой › Застигнут врасплох»; «Бой › Кто ходит первым?»;
+# «Бой › Ход»)
 
 
 def initiative_side(roll: int) -> str:
-    """1d10 each round: 6+ the PCs and their allies act first, ≤5 the enemies («Бой › Кто ходит
-    первым?»)."""
+    """1d10 each round: 6+ the PCs and their allies act first, ≤5 the enemies
+    («Бой › Кто ходит первым?»)."""
     return "pcs" if roll >= INITIATIVE_PCS_FROM else "enemies"
 
 
@@ -124,9 +123,9 @@ def add_combatant(combat: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
 
 
 def start_round(combat: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A new round: a player the Referee picks rolls 1d10 for the side that goes first («Бой › Кто
-    ходит первым?»); every reaction is back (A2: reset at the start of each round); surprise lasts
-    round 1 only («Бой › Застигнут врасплох»)."""
+    """A new round: a player the Referee picks rolls 1d10 for the side that goes first
+    («Бой › Кто ходит первым?»); every reaction is back (A2: reset at the start of each round);
+    surprise lasts round 1 only («Бой › Застигнут врасплох»)."""
     if combat["turn"] is not None:
         raise fail("turn", "Сначала закончите текущий ход.", "Finish the current turn first.")
     new = copy.deepcopy(combat)
@@ -173,8 +172,8 @@ def start_turn(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A creature's turn begins: a turn cannot be interrupted by another's («Бой › Ход»); a
     surprised creature has no turn in round 1 («Бой › Застигнут врасплох»); pets act only on Command
-    («Бой › Питомцы в бою»). Taunts this creature made end, and its readied action lapses («Бой ›
-    Действие „Насмешка“»; «Бой › Подготовить действие»)."""
+    («Бой › Питомцы в бою»). Taunts this creature made end, and its readied action lapses
+    («Бой › Действие „Насмешка“»; «Бой › Подготовить действие»)."""
     if combat["round"] < 1:
         raise fail("round", "Раунд ещё не начался.", "No round has started.")
     if combat["turn"] is not None:
@@ -256,8 +255,8 @@ def spend(
 
     A Move maneuver (``speed`` > 0) opens ``speed`` squares that may be walked in pieces around
     the action («Бой › Общие манёвры»); ``squares`` walks them (0 is fine when a maneuver is spent
-    otherwise). An action off-turn is an extra action from a crit that must be used at once («Бой ›
-    Криты на атаках»).
+    otherwise). An action off-turn is an extra action from a crit that must be used at once
+    («Бой › Криты на атаках»).
     """
     new = copy.deepcopy(combat)
     me = combatant(new, cid)
@@ -313,8 +312,8 @@ def spend(
 
 
 def walk(combat: dict[str, Any], cid: str, squares: int) -> tuple[dict[str, Any], int]:
-    """Use squares of the current Move maneuver (it may be split by the action, «Бой › Общие
-    манёвры»)."""
+    """Use squares of the current Move maneuver (it may be split by the action,
+    «Бой › Общие манёвры»)."""
     new = copy.deepcopy(combat)
     turn = new["turn"]
     if turn is None or turn["combatant"] != cid:
@@ -399,8 +398,8 @@ def ready(
 
 
 def trigger_readied(combat: dict[str, Any], cid: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The trigger happened: the readied action is performed with the reaction («Бой › Подготовить
-    действие», A2)."""
+    """The trigger happened: the readied action is performed with the reaction
+    («Бой › Подготовить действие», A2)."""
     me = combatant(combat, cid)
     if me["readied"] is None:
         raise fail("readied", "Ничего не подготовлено.", "Nothing is readied.")
@@ -424,8 +423,7 @@ def set_grabbing(combat: dict[str, Any], cid: str, target: str) -> dict[str, Any
     return new
 
 
-# --- flanking geometry («Бой › Фланкирование»)
-# ------------------------------------------------------------
+# --- flanking geometry («Бой › Фланкирование») ------------------------------------------------
 
 
 def flanking_geometry(
@@ -518,8 +516,7 @@ def flanking_blocked(
     return ""
 
 
-# --- weapons and damage lines («Бой › Как атаковать»)
-# -----------------------------------------------------
+# --- weapons and damage lines («Бой › Как атаковать») -----------------------------------------
 
 UNARMED: dict[str, Any] = {
     "type": "melee",
@@ -548,8 +545,8 @@ _ATTR_RE = re.compile(r"(?<![a-zа-яё])(attr|хар|str|сил|agi|лов|rea|
 
 
 def held_weapon(state: dict[str, Any], item_id: str) -> dict[str, Any]:
-    """The card of an item held in a hand slot («Слоты инвентаря › Экипированные предметы»; «Бой ›
-    Как атаковать»)."""
+    """The card of an item held in a hand slot («Слоты инвентаря › Экипированные предметы»;
+    «Бой › Как атаковать»)."""
     for p in state["inventory"]["placed"]:
         if p["area"] != HANDS:
             continue
@@ -565,8 +562,8 @@ def held_weapon(state: dict[str, Any], item_id: str) -> dict[str, Any]:
 
 def weapon_profile(state: dict[str, Any], weapon_id: str) -> tuple[dict[str, Any], dict | None]:
     """(damage profile, card): a held item's profile; ``""`` is an unarmed strike; a held item
-    without a profile is improvised and strikes as unarmed («Бой › Ближние атаки»; «Бой › Дальние
-    атаки»); ``"natural"`` is a creature's natural weapon."""
+    without a profile is improvised and strikes as unarmed («Бой › Ближние атаки»;
+    «Бой › Дальние атаки»); ``"natural"`` is a creature's natural weapon."""
     if not weapon_id:
         return copy.deepcopy(UNARMED), None
     if weapon_id == "natural":
@@ -581,8 +578,8 @@ def weapon_profile(state: dict[str, Any], weapon_id: str) -> tuple[dict[str, Any
 
 def attack_characteristic(profile: dict[str, Any], attack: str, chosen: str | None) -> str:
     """Which characteristic the attack rolls: the card's check, else Strength for melee and
-    Agility for ranged («Характеристики»); where the card allows two, the roller picks («Проверки ›
-    Как делать проверку»)."""
+    Agility for ranged («Характеристики»); where the card allows two, the roller picks
+    («Проверки › Как делать проверку»)."""
     allowed = {
         "strength": ("strength",),
         "agility": ("agility",),
@@ -640,8 +637,7 @@ def roll_line(
     }
 
 
-# --- counterattacks («Бой › Контратака»)
-# ---------------------------------------------------------------
+# --- counterattacks («Бой › Контратака») ------------------------------------------------------
 
 
 def counter_profile(

@@ -17,8 +17,8 @@ class ConditionMoves:
     """Conditions and timed effects on one creature's sheet."""
 
     def _do_add_condition(self, call: Call) -> Outcome:
-        """No second instance of a condition («Состояния»); objects take none («Урон и смерть ›
-        Выносливость»)."""
+        """No second instance of a condition («Состояния»); objects take none
+        («Урон и смерть › Выносливость»)."""
         p = call.params
         st, added = add_condition(
             call.state, p["condition"], by=p["by"], range_=p["range"], knocked_out=p["knocked_out"]

@@ -66,8 +66,8 @@ def remove_condition(state: dict[str, Any], key: str) -> tuple[dict[str, Any], b
 
 
 def expire_at_turn_end(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Blessed, Vulnerable and Weakened pass at the end of the dungeon turn («Состояния ›
-    Благословлён»/«Состояния › Уязвим»/«Состояния › Ослаблен»)."""
+    """Blessed, Vulnerable and Weakened pass at the end of the dungeon turn
+    («Состояния › Благословлён»/«Состояния › Уязвим»/«Состояния › Ослаблен»)."""
     new = copy.deepcopy(state)
     gone = [c["key"] for c in new["conditions"] if c["key"] in TURN_END_CONDITIONS]
     new["conditions"] = [c for c in new["conditions"] if c["key"] not in TURN_END_CONDITIONS]
@@ -76,8 +76,8 @@ def expire_at_turn_end(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]
 
 def wake(state: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """End Unconscious: any damage, a loud noise within 10 squares («Состояния › Без сознания»), or
-    the end of the dungeon turn for a knocked-out Referee creature («Урон и смерть ›
-    Выносливость»)."""
+    the end of the dungeon turn for a knocked-out Referee creature
+    («Урон и смерть › Выносливость»)."""
     return remove_condition(state, "unconscious")
 
 
@@ -86,10 +86,11 @@ def knocked_out(state: dict[str, Any]) -> bool:
 
 
 def speed(state: dict[str, Any]) -> int:
-    """Current speed: base minus 1 per backpack slot with a wound and an item (min 0, «Урон и смерть
-    › Раны»); 0 while grabbed or unconscious («Состояния › Схвачен»; «Состояния › Без сознания»);
-    halved while prone, rounded down («Состояния › Сбит с ног»; «Всегда округляйте вниз»). Backlash
-    effects change it first (dancing, cold, slime, hands-as-feet, «Заклинания › Виды отдачи»)."""
+    """Current speed: base minus 1 per backpack slot with a wound and an item (min 0,
+    «Урон и смерть › Раны»); 0 while grabbed or unconscious («Состояния › Схвачен»;
+    «Состояния › Без сознания»); halved while prone, rounded down («Состояния › Сбит с ног»;
+    «Всегда округляйте вниз»). Backlash effects change it first (dancing, cold, slime,
+    hands-as-feet, «Заклинания › Виды отдачи»)."""
     keys = condition_keys(state)
     value = max(0, state["speed"] - speed_penalty(state["inventory"]) + speed_modifier(state))
     if "grabbed" in keys or "unconscious" in keys:
@@ -136,8 +137,8 @@ def self_sources(
     purpose: str,
 ) -> tuple[list[str], bool]:
     """Advantage/disadvantage sources a creature's own conditions add to its check, and
-    whether the check is an automatic doom (unconscious Agility or Strength, «Состояния › Без
-    сознания»)."""
+    whether the check is an automatic doom (unconscious Agility or Strength,
+    «Состояния › Без сознания»)."""
     keys = condition_keys(state)
     sources: list[str] = []
     if "blessed" in keys:
@@ -174,8 +175,8 @@ def target_sources(target_conditions: list[str], *, kind: str, attack: str) -> t
 
 
 def blessed_attack_bonus(state: dict[str, Any], characteristic: str) -> int:
-    """Blessed attacks deal extra damage equal to the attack's characteristic («Состояния ›
-    Благословлён»), never negative (digest ambiguity 6)."""
+    """Blessed attacks deal extra damage equal to the attack's characteristic
+    («Состояния › Благословлён»), never negative (digest ambiguity 6)."""
     if not has_condition(state, "blessed"):
         return 0
     return max(0, state["characteristics"][characteristic])

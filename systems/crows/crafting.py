@@ -2,9 +2,9 @@
 
 A project (``sheet.PROJECT``) is kept on the crafter's sheet: its crafting goal, the expertise
 and uses it needs, the materials (item kinds and counts) and the points so far, which persist
-across rests (A20). A crafting roll is a Reason check read with no tiers («Изготовление › Броски
-изготовления»): the total is added as points, at least 1 even with penalties, 0 on a doom, and a
-crit grants another roll in the same activity (A19: chains).
+across rests (A20). A crafting roll is a Reason check read with no tiers
+(«Изготовление › Броски изготовления»): the total is added as points, at least 1 even with
+penalties, 0 on a doom, and a crit grants another roll in the same activity (A19: chains).
 """
 
 from __future__ import annotations
@@ -112,8 +112,8 @@ def crafting_points(
 
 
 def spend_materials(state: dict[str, Any], project: dict[str, Any]) -> tuple[dict, list[str]]:
-    """Remove one copy's materials from the crafter's inventory («Изготовление › Броски
-    изготовления»)."""
+    """Remove one copy's materials from the crafter's inventory
+    («Изготовление › Броски изготовления»)."""
     st = copy.deepcopy(state)
     spent: list[str] = []
     for m in project["materials"]:

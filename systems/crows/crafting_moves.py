@@ -1,6 +1,5 @@
-"""Crows crafting, butchering and identification («Изготовление»; «Опознание магических
-предметов»).
-"""
+"""Crows crafting, butchering and identifying magic items
+(«Изготовление»; «Опознание магических предметов»)."""
 
 from __future__ import annotations
 

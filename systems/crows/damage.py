@@ -1,5 +1,5 @@
-"""Damage and death («Урон и смерть») and the common hazards («Частые опасности › Падение»; «Частые
-опасности › Голод»; «Частые опасности › Удушье»).
+"""Damage and death («Урон и смерть») and the common hazards («Частые опасности › Падение»;
+«Частые опасности › Голод»; «Частые опасности › Удушье»).
 
 Damage meets Armour Defence (Защита доспеха), then Stamina (Выносливость), then wounds (раны).
 Leftover damage flows from one pool to the next within one hit (digest ambiguity 1; the
@@ -44,8 +44,8 @@ def uses_wounds(state: dict[str, Any]) -> bool:
 
 def armour_sources(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Every source of Armour Defence: shields held in hand, the worn armour, and a creature's
-    own Defence (``"natural"``), in this default order (the owner may choose another, «Урон и смерть
-    › Защита доспеха»)."""
+    own Defence (``"natural"``), in this default order (the owner may choose another,
+    «Урон и смерть › Защита доспеха»)."""
     inv = state["inventory"]
     out: list[dict[str, Any]] = []
     for p in inv["placed"]:
@@ -138,8 +138,8 @@ def apply_damage(
     """One instance of damage to a creature or object; returns (new state, report).
 
     Vulnerable adds 1d6 of the same kind, once per instance («Состояния › Уязвим», digest ambiguity
-    7). Taking any damage wakes an unconscious creature that survives it («Состояния › Без
-    сознания»).
+    7). Taking any damage wakes an unconscious creature that survives it
+    («Состояния › Без сознания»).
     """
     if amount < 0:
         raise fail("amount", "Урон не бывает отрицательным.", "Damage cannot be negative.")
@@ -243,9 +243,9 @@ def gain_wounds(
     slots: list[int] | None = None,
     hunger: bool = False,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Wounds taken directly, not as damage (a magic-slot overload, «Слоты инвентаря › Слоты
-    магических предметов»; hunger, «Частые опасности › Голод»): (new state, {"wounds": slots,
-    "died": bool})."""
+    """Wounds taken directly, not as damage (a magic-slot overload,
+    «Слоты инвентаря › Слоты магических предметов»; hunger, «Частые опасности › Голод»): (new state,
+    {"wounds": slots, "died": bool})."""
     if count < 0:
         raise fail("count", "Число ран не бывает отрицательным.", "Wounds cannot be negative.")
     st = copy.deepcopy(state)
@@ -264,8 +264,8 @@ def gain_wounds(
     return st, {"wounds": used, "died": died, "overflow": overflow}
 
 
-# --- hazards («Частые опасности › Падение»; «Частые опасности › Голод»; «Частые опасности ›
-# Удушье») ----------------------------------------------------------------------
+# --- hazards («Частые опасности › Падение»; «Частые опасности › Голод»;
+# «Частые опасности › Удушье»)
 
 
 def fall_dice(feet: int) -> int:
@@ -277,8 +277,8 @@ def fall_dice(feet: int) -> int:
 
 
 def fall_reduction_dice(tier: int) -> int:
-    """The fall's resistance roll: ≤11 no effect, 12–16 −1d6, 17+ −2d6 («Частые опасности ›
-    Падение»)."""
+    """The fall's resistance roll: ≤11 no effect, 12–16 −1d6, 17+ −2d6
+    («Частые опасности › Падение»)."""
     return {1: 0, 2: 1, 3: 2}[tier]
 
 

@@ -5,12 +5,12 @@ the greed reward and encounter checks.
 calls. It returns a ``TurnResult``: the new campaign state, the new character states (same
 order) and every result as an event, in the order the dice were rolled:
 
-1. wear dice of every active Ход подземелья item and every wear-die effect («Кости износа»; «Кости
-износа › Кости износа снаряжения»; «Ходы подземелья › Конец хода подземелья»);
+1. wear dice of every active Ход подземелья item and every wear-die effect («Кости износа»;
+«Кости износа › Кости износа снаряжения»; «Ходы подземелья › Конец хода подземелья»);
 2. expiries: Blessed, Vulnerable, Weakened («Состояния › Благословлён»; «Состояния › Уязвим»;
 «Состояния › Ослаблен») and "dungeon turn" effects («Заклинания › Длительность»);
-3. magic-slot overload: 1d6 wounds, directly, for each overloaded character («Слоты инвентаря ›
-Слоты магических предметов»);
+3. magic-slot overload: 1d6 wounds, directly, for each overloaded character
+(«Слоты инвентаря › Слоты магических предметов»);
 4. knocked-out Referee creatures wake («Урон и смерть › Выносливость»);
 5. the greed window closes after turn 3 of a first visit («Ходы подземелья › Награда за жадность»);
 6. the encounter check, 1d10 against the threshold 9/8/7 («Встречи в подземелье»): 10 now, from the
@@ -91,8 +91,8 @@ def encounter_threshold(campaign: dict[str, Any], *, hide_camp: bool = False) ->
 
 def encounter_result(roll: int, threshold: int) -> str:
     """``"none"`` below the threshold; a 10 is ``"immediate"``; otherwise a ``"sign"`` now and
-    the encounter at a moment of the next dungeon turn the Referee picks («Встречи в
-    подземелье»)."""
+    the encounter at a moment of the next dungeon turn the Referee picks
+    («Встречи в подземелье»)."""
     if roll < threshold:
         return "none"
     if roll >= 10:
@@ -133,8 +133,8 @@ def roll_encounter(
 
 
 def greed_percent(campaign: dict[str, Any], turn: int | None = None) -> int:
-    """+30/+20/+10 % for treasure found in turns 1/2/3 of a group's first visit («Ходы подземелья ›
-    Награда за жадность»)."""
+    """+30/+20/+10 % for treasure found in turns 1/2/3 of a group's first visit
+    («Ходы подземелья › Награда за жадность»)."""
     if not campaign.get("in_dungeon") or not campaign.get("first_visit"):
         return 0
     return GREED_PERCENT.get(campaign["turn"] if turn is None else turn, 0)
@@ -191,8 +191,8 @@ def enter_dungeon(
     settings: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The first turn starts when the party enters («Ходы подземелья»). The greed reward is for a
-    group's first entry only, never again for the same players («Ходы подземелья › Награда за
-    жадность»), so visits are remembered."""
+    group's first entry only, never again for the same players
+    («Ходы подземелья › Награда за жадность»), so visits are remembered."""
     camp = clean_campaign(campaign)
     cfg = clean_settings(settings)
     name = dungeon.strip()
@@ -226,8 +226,8 @@ def _upkeep(
     *,
     reason: str,
 ) -> list[dict[str, Any]]:
-    """Steps 1-4, shared by a real turn end, a rest's start and 2 hours outside («Ходы подземелья ›
-    Вне подземелья»)."""
+    """Steps 1-4, shared by a real turn end, a rest's start and 2 hours outside
+    («Ходы подземелья › Вне подземелья»)."""
     events: list[dict[str, Any]] = []
     had_light = has_light(chars)
     # 0. a dead caster's spells are over («Заклинания › Длительность»)
@@ -260,8 +260,8 @@ def _upkeep(
         events.extend({**who(i, ch), **e} for e in ended)
     camp["effects"], ended = expire_turn_effects(camp["effects"], owner="")
     events.extend(ended)
-    # 3. magic-slot overload: 1d6 wounds, not damage («Слоты инвентаря › Слоты магических
-    # предметов»)
+    # 3. magic-slot overload: 1d6 wounds, not damage
+    # («Слоты инвентаря › Слоты магических предметов»)
     for i, ch in enumerate(chars):
         slots = overloaded_slots(ch["inventory"])
         if not slots or ch["dead"] or not uses_wounds(ch):
@@ -345,9 +345,9 @@ def end_dungeon_turn(
     dice: Dice,
     settings: dict[str, Any] | None = None,
 ) -> TurnResult:
-    """End the current dungeon turn and start the next one («Ходы подземелья › Конец хода
-    подземелья»). Pure: inputs are not mutated; run it once per turn (the caller guards against a
-    second run)."""
+    """End the current dungeon turn and start the next one
+    («Ходы подземелья › Конец хода подземелья»). Pure: inputs are not mutated; run it once per turn
+    (the caller guards against a second run)."""
     camp, chars, cfg = prepare_inputs(campaign_state, characters, settings)
     if not camp["in_dungeon"]:
         raise fail(

@@ -11,9 +11,9 @@ Shape of an inventory (JSON, stored on the character)::
 
 A placement is one run of contiguous slots of one type («Слоты инвентаря») starting at ``slot``
 (1-based; hands 1-2, belt 1-4, backpack 1-10, «Слоты инвентаря») and as long as its cards'
-``slots``; ``items`` is a stack of one kind («Слоты инвентаря»), a single card in hands («Слоты
-инвентаря»: hands never stack). Wounds live in backpack slots («Урон и смерть › Раны») and may share
-a slot with an item (digest ambiguity 2).
+``slots``; ``items`` is a stack of one kind («Слоты инвентаря»), a single card in hands
+(«Слоты инвентаря»: hands never stack). Wounds live in backpack slots («Урон и смерть › Раны») and
+may share a slot with an item (digest ambiguity 2).
 
 Every function returns a new inventory and never mutates its input; a refusal is a
 ``RulesError`` with a ru/en reason the web layer shows as is.
@@ -323,8 +323,8 @@ def _check_wounds(inv: dict[str, Any]) -> None:
 def parse_target(target: Any) -> tuple[str, list[int] | None]:
     """A target is an area (``"backpack"``: first place that fits), one slot
     (``"backpack:3"``, ``("backpack", 3)``, ``{"area": ..., "slot": ...}``) or an explicit list
-    of slots (``["backpack:2", "backpack:7"]``), which must be one type and contiguous («Слоты
-    инвентаря»)."""
+    of slots (``["backpack:2", "backpack:7"]``), which must be one type and contiguous
+    («Слоты инвентаря»)."""
     if isinstance(target, dict):
         return _area(target.get("area")), [_slot_number(target.get("slot"))]
     if isinstance(target, str):
@@ -529,8 +529,8 @@ def remove(inventory: dict[str, Any], item_id: str) -> tuple[dict[str, Any], dic
 
 
 def move(inventory: dict[str, Any], item_id: str, target_slot: Any) -> dict[str, Any]:
-    """Move a carried item to another slot (free out of rounds, «Слоты инвентаря › Перекладывание
-    между слотами»)."""
+    """Move a carried item to another slot (free out of rounds,
+    «Слоты инвентаря › Перекладывание между слотами»)."""
     worn = validate_inventory(inventory)["worn_armour"] == item_id
     inv, card = remove(inventory, item_id)
     inv = place(inv, card, target_slot)
@@ -563,15 +563,15 @@ def replace_card(inventory: dict[str, Any], card: dict[str, Any]) -> dict[str, A
     return validate_inventory(inv)
 
 
-# --- moving in round-timed play («Слоты инвентаря › Перекладывание между слотами»)
-# ---------------------------------------------------
+# --- moving in round-timed play («Слоты инвентаря › Перекладывание между слотами») ------------
 
 
 def move_cost(from_area: str, to_area: str, *, in_rounds: bool) -> str:
-    """What a move costs: ``"free"`` out of rounds («Слоты инвентаря › Перекладывание между
-    слотами»); in rounds hands<->belt is a ``"maneuver"``, out of the backpack a ``"retrieve"``
-    (maneuver + d10, «Слоты инвентаря › Перекладывание между слотами»). Putting an item into the
-    backpack in rounds is not in the seed; a maneuver is the reading here."""
+    """What a move costs: ``"free"`` out of rounds
+    («Слоты инвентаря › Перекладывание между слотами»); in rounds hands<->belt is a ``"maneuver"``,
+    out of the backpack a ``"retrieve"`` (maneuver + d10,
+    «Слоты инвентаря › Перекладывание между слотами»). Putting an item into the backpack in rounds
+    is not in the seed; a maneuver is the reading here."""
     if not in_rounds or from_area == to_area == BACKPACK:
         return "free"
     if from_area == BACKPACK:
@@ -601,8 +601,8 @@ class Retrieval:
 
 
 def retrieve_needs(inventory: dict[str, Any], item_id: str) -> int:
-    """The lowest backpack slot the item occupies: the d10 must reach it («Слоты инвентаря ›
-    Перекладывание между слотами»; digest ambiguity 15 for multi-slot items)."""
+    """The lowest backpack slot the item occupies: the d10 must reach it
+    («Слоты инвентаря › Перекладывание между слотами»; digest ambiguity 15 for multi-slot items)."""
     p = placement_of(validate_inventory(inventory), item_id)
     if p is None or p["area"] != BACKPACK:
         raise _refuse(
@@ -696,13 +696,12 @@ def dump_backpack(
     return inv, dropped
 
 
-# --- armour and magic slots («Слоты инвентаря»)
-# -------------------------------------------------------
+# --- armour and magic slots («Слоты инвентаря») -----------------------------------------------
 
 
 def wear_armour(inventory: dict[str, Any], item_id: str, *, in_rounds: bool = False) -> dict:
-    """Declare one armour (not a shield) in the backpack worn; never during rounds («Слоты инвентаря
-    › Ношение доспеха»)."""
+    """Declare one armour (not a shield) in the backpack worn; never during rounds
+    («Слоты инвентаря › Ношение доспеха»)."""
     if in_rounds:
         raise _refuse(
             "in_rounds",
@@ -727,10 +726,11 @@ def equip_magic(
     *,
     keep_in_inventory: bool = False,
 ) -> dict[str, Any]:
-    """Wear a magic item in one of the six magic slots («Слоты инвентаря › Слоты магических
-    предметов»). A carried item (by id) leaves its inventory slot unless ``keep_in_inventory`` (the
-    open rule of digest §16); a card is taken as new. More than one item in a slot is allowed and
-    has its price («Слоты инвентаря › Слоты магических предметов», see ``overloaded_slots``)."""
+    """Wear a magic item in one of the six magic slots
+    («Слоты инвентаря › Слоты магических предметов»). A carried item (by id) leaves its inventory
+    slot unless ``keep_in_inventory`` (the open rule of digest §16); a card is taken as new. More
+    than one item in a slot is allowed and has its price
+    («Слоты инвентаря › Слоты магических предметов», see ``overloaded_slots``)."""
     if magic_slot not in MAGIC_SLOT_KEYS:
         raise _refuse(
             "magic_slot",
@@ -783,8 +783,7 @@ def overloaded_slots(inventory: dict[str, Any]) -> list[str]:
     return [k for k in MAGIC_SLOT_KEYS if len(inventory["magic"][k]) > 1]
 
 
-# --- wounds in backpack slots («Урон и смерть › Раны»)
-# ----------------------------------------------------------
+# --- wounds in backpack slots («Урон и смерть › Раны») ----------------------------------------
 
 
 def wound_slots(inventory: dict[str, Any]) -> list[int]:
@@ -796,8 +795,8 @@ def item_slots(inventory: dict[str, Any], area: str = BACKPACK) -> set[int]:
 
 
 def speed_penalty(inventory: dict[str, Any]) -> int:
-    """-1 speed for every backpack slot holding both a wound and an item («Урон и смерть ›
-    Раны»)."""
+    """-1 speed for every backpack slot holding both a wound and an item
+    («Урон и смерть › Раны»)."""
     items = item_slots(inventory)
     return sum(1 for s in wound_slots(inventory) if s in items)
 

@@ -1,6 +1,6 @@
 """Crows inventory moves: placing, moving, dropping and retrieving items, armour and
-magic slots, lights and wear dice («Слоты инвентаря»; «Кости износа»; «Свет»; «Бой › Общие
-манёвры» for picking up and drawing from the belt).
+magic slots, lights and wear dice («Слоты инвентаря»; «Кости износа»; «Свет»; «Бой › Общие манёвры»
+for picking up and drawing from the belt).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ class InventoryMoves:
         return st
 
     def _do_place_item(self, call: Call) -> Outcome:
-        """Slots of one type, contiguous; stacks of one kind; hands never stack («Слоты
-        инвентаря»)."""
+        """Slots of one type, contiguous; stacks of one kind; hands never stack
+        («Слоты инвентаря»)."""
         p = call.params
         st = self._set_inv(call, inv_rules.place(self._inv(call), p["item"], p["target"]))
         text = item_text(p["item"], "Предмет «{}» уложен", "Item “{}” placed")

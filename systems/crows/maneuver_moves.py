@@ -1,5 +1,5 @@
-"""Crows combat maneuvers: grab, escape, knockback and commanding a pet («Бой › Общие
-манёвры»; «Бой › Питомцы в бою»).
+"""Crows combat maneuvers: grab, escape, knockback and commanding a pet («Бой › Общие манёвры»;
+«Бой › Питомцы в бою»).
 """
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ def save_penalty(state: dict[str, Any]) -> int:
 
 
 def advantage_from_travel(travel: dict[str, Any] | None, name: str) -> int:
-    """Counter the Miasma: advantage (1) or double advantage (2) on today's save («Путешествие по
-    суше › Противостоять Миазме»)."""
+    """Counter the Miasma: advantage (1) or double advantage (2) on today's save
+    («Путешествие по суше › Противостоять Миазме»)."""
     if not travel:
         return 0
     return max(
@@ -46,8 +46,8 @@ def _row_effect_present(state: dict[str, Any], row: MiasmaRow) -> bool:
 
 
 def roll_table(state: dict[str, Any], dice: Dice) -> tuple[MiasmaRow, list[dict[str, int]]]:
-    """1d10 + current cruelty; a pair already on you is rolled again («Путешествие по суше ›
-    Миазма»)."""
+    """1d10 + current cruelty; a pair already on you is rolled again
+    («Путешествие по суше › Миазма»)."""
     rolls: list[dict[str, int]] = []
     for _ in range(MAX_REROLLS):
         face = dice.roll(TABLE_DIE)
@@ -77,8 +77,8 @@ def gain_cruelty(state: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dic
 def apply_row(
     state: dict[str, Any], row: MiasmaRow, dice: Dice
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Both effects of a row («Путешествие по суше › Миазма»; «Путешествие по суше › Эффекты
-    Миазмы»)."""
+    """Both effects of a row («Путешествие по суше › Миазма»;
+    «Путешествие по суше › Эффекты Миазмы»)."""
     st = copy.deepcopy(state)
     info: dict[str, Any] = {}
     if row.key == "rage":
@@ -187,13 +187,12 @@ def grant_lying_expertise(state: dict[str, Any], key: str) -> dict[str, Any]:
     return st
 
 
-# --- rest hooks («Путешествие по суше › Миазма»; «Путешествие по суше › Эффекты Миазмы»)
-# -------------------------------------------
+# --- rest hooks («Путешествие по суше › Миазма»; «Путешествие по суше › Эффекты Миазмы») ------
 
 
 def rest_rations_needed(state: dict[str, Any], miasma: bool) -> int:
-    """Gluttony: at least 2 rations per rest to benefit, while in the Miasma («Путешествие по суше ›
-    Эффекты Миазмы»)."""
+    """Gluttony: at least 2 rations per rest to benefit, while in the Miasma
+    («Путешествие по суше › Эффекты Миазмы»)."""
     return 2 if miasma and has_effect(state, GLUTTONY) else 1
 
 

@@ -1,6 +1,6 @@
-"""What lasting effects on a sheet do to other rules: backlash rows («Заклинания › Виды
-отдачи») and Miasma rows («Путешествие по суше › Эффекты Миазмы») are stored as effects with a rule
-``key``; this module reads them.
+"""What lasting effects on a sheet do to other rules: backlash rows («Заклинания › Виды отдачи») and
+Miasma rows («Путешествие по суше › Эффекты Миазмы») are stored as effects with a rule ``key``; this
+module reads them.
 
 Keys: ``backlash:<row>`` (``backlash:47-48``), ``miasma:<row key>`` (``miasma:bloodlust``) and
 ``spell`` for a spell's own duration. ``stacks`` counts repeats of a stacking row (A17).
@@ -58,8 +58,8 @@ def stacks(state: dict[str, Any], key: str) -> int:
 
 
 def effective_characteristic(state: dict[str, Any], key: str) -> int:
-    """The characteristic after backlash penalties (−1 per stack until a rest, «Заклинания › Виды
-    отдачи»); never below −5 («Характеристики»)."""
+    """The characteristic after backlash penalties (−1 per stack until a rest,
+    «Заклинания › Виды отдачи»); never below −5 («Характеристики»)."""
     value = state["characteristics"][key]
     for effect_key, char in CHARACTERISTIC_EFFECTS.items():
         if char == key:
@@ -96,9 +96,9 @@ def weapon_damage_bonus(state: dict[str, Any]) -> int:
 
 
 def damage_multiplier(state: dict[str, Any], *, piercing: bool) -> tuple[int, list[str]]:
-    """(multiplier, ids of effects consumed): the next damage is doubled once («Заклинания › Виды
-    отдачи»); porcelain doubles non-piercing damage («Заклинания › Виды отдачи»). Both together
-    double twice."""
+    """(multiplier, ids of effects consumed): the next damage is doubled once
+    («Заклинания › Виды отдачи»); porcelain doubles non-piercing damage
+    («Заклинания › Виды отдачи»). Both together double twice."""
     factor, consumed = 1, []
     for effect in effects_with(state, NEXT_DAMAGE_DOUBLED):
         factor *= 2

@@ -24,8 +24,8 @@ RUN_UP_SQUARES = 2  # «Бой › Прыжок»
 
 
 def step_cost(step: dict[str, Any], speeds: dict[str, Any]) -> tuple[int, list[str]]:
-    """Squares of movement one step costs, and the checks the Referee may ask for («Бой ›
-    Передвижение»).
+    """Squares of movement one step costs, and the checks the Referee may ask for
+    («Бой › Передвижение»).
 
     Difficult terrain +1 («Бой › Труднопроходимая местность»). Swimming or climbing +1 and maybe a
     check, unless the creature has that speed — except climbing upside-down on a ceiling without
@@ -71,13 +71,14 @@ def shift_allowed(steps: list[dict[str, Any]], *, start_difficult: bool = False)
 
 
 def provoked_by(steps: list[dict[str, Any]], *, mode: str) -> list[dict[str, Any]]:
-    """Who may make a provoked attack, and where the move pauses for it («Бой › Провоцированная
-    атака», A1).
+    """Who may make a provoked attack, and where the move pauses for it
+    («Бой › Провоцированная атака», A1).
 
-    A step that leaves someone's base reach provokes, unless the move is a Shift («Бой › Общие
-    манёвры»), a teleport («Бой › Телепортация»), forced («Бой › Принудительное перемещение») or the
-    17+ Escape step («Бой › Общие манёвры»). A1: the attack happens with the mover still on the last
-    square within reach, i.e. before step ``pause_before``.
+    A step that leaves someone's base reach provokes, unless the move is a Shift
+    («Бой › Общие манёвры»), a teleport («Бой › Телепортация»), forced
+    («Бой › Принудительное перемещение») or the 17+ Escape step («Бой › Общие манёвры»). A1: the
+    attack happens with the mover still on the last square within reach, i.e. before step
+    ``pause_before``.
     """
     if mode in ("shift", "teleport", "forced", "escape"):
         return []
@@ -132,8 +133,7 @@ def flier_falls(state: dict[str, Any]) -> bool:
     return has_condition(state, "prone") or speed(state) == 0
 
 
-# --- forced movement («Бой › Принудительное перемещение»)
-# --------------------------------------------------------------
+# --- forced movement («Бой › Принудительное перемещение») -------------------------------------
 
 
 def forced_problems(
@@ -146,9 +146,9 @@ def forced_problems(
     path: list[dict[str, Any]],
     vertical: bool,
 ) -> list[str]:
-    """Why this forced movement is illegal: more squares than X (fewer is fine, «Бой ›
-    Принудительное перемещение»); a mundane push of a creature larger than the mover («Бой ›
-    Принудительное перемещение»); an occupied square («Бой › Принудительное перемещение»); a
+    """Why this forced movement is illegal: more squares than X (fewer is fine,
+    «Бой › Принудительное перемещение»); a mundane push of a creature larger than the mover
+    («Бой › Принудительное перемещение»); an occupied square («Бой › Принудительное перемещение»); a
     non-vertical move up or down a slope steeper than ±1 square per step («Бой › Вертикальное»)."""
     out = []
     if squares > distance:
@@ -181,8 +181,7 @@ def forced_end(path: list[dict[str, Any]], squares: int, *, flier: bool) -> dict
     return {"squares": squares, "fall_feet": feet, "hazards": hazards}
 
 
-# --- tipping objects («Бой › Опрокидывание предметов»)
-# --------------------------------------------------------------
+# --- tipping objects («Бой › Опрокидывание предметов») ----------------------------------------
 
 
 def tip_dice(object_size: str, target_size: str) -> int:

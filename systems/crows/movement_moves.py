@@ -1,6 +1,6 @@
 """Crows movement: walking, jumping, teleporting, forced movement, tipping objects and
-falling objects («Бой › Передвижение»; «Бой › Принудительное перемещение»; «Бой ›
-Опрокидывание предметов»).
+falling objects («Бой › Передвижение»; «Бой › Принудительное перемещение»;
+«Бой › Опрокидывание предметов»).
 """
 
 from __future__ import annotations
@@ -139,8 +139,8 @@ class MovementMoves:
 
     def _do_forced_move(self, call: Call) -> Outcome:
         """Толчок / Смещение on this creature («Бой › Принудительное перемещение»): the whole
-        distance first, then a fall if the last square is over a void («Бой › В пропасть»; «Частые
-        опасности › Падение»). The fall's resistance roll needs a reaction (A8)."""
+        distance first, then a fall if the last square is over a void («Бой › В пропасть»;
+        «Частые опасности › Падение»). The fall's resistance roll needs a reaction (A8)."""
         st, p = call.state, call.params
         squares = p["distance"] if p["squares"] is None else p["squares"]
         flier = st["speeds"]["fly"] > 0 and not has_condition(st, "prone")
@@ -244,8 +244,8 @@ class MovementMoves:
         return out
 
     def _do_falling_object(self, call: Call) -> Outcome:
-        """A tipped object lands on this creature: 1d10 + 2d10 per size larger («Бой › Опрокидывание
-        предметов»)."""
+        """A tipped object lands on this creature: 1d10 + 2d10 per size larger
+        («Бой › Опрокидывание предметов»)."""
         st, p = call.state, call.params
         count = mv.tip_dice(p["object_size"], st["size"])
         if count == 0:

@@ -262,8 +262,8 @@ ROLL_PARAMS: dict[str, Field] = {
     "any_expertise": CHECK_PARAMS["any_expertise"],
 }
 
-# Per-target situation of an attack («Бой › Как атаковать»; «Свет»; «Частые опасности»; «Линия
-# эффекта»): plain parameters from the map.
+# Per-target situation of an attack («Бой › Как атаковать»; «Свет»; «Частые опасности»;
+# «Линия эффекта»): plain parameters from the map.
 SITUATION: dict[str, Field] = {
     "distance": IntField(
         ru="Расстояние, клеток", en="Distance, squares", nullable=True, default=None, min=0

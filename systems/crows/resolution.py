@@ -112,9 +112,9 @@ class Resolution:
         return "general"
 
     def _setup(self, call: Call) -> Setup:
-        """Sources and flat parts of a check («Проверки › Преимущества и помехи»; «Проверки › Бонусы
-        и штрафы»; «Проверки › Прятаться и красться»; «Состояния»; «Свет › Тусклый свет»; «Свет ›
-        Темнота»)."""
+        """Sources and flat parts of a check («Проверки › Преимущества и помехи»;
+        «Проверки › Бонусы и штрафы»; «Проверки › Прятаться и красться»; «Состояния»;
+        «Свет › Тусклый свет»; «Свет › Темнота»)."""
         custom = getattr(self, f"_setup_{call.spec.key}", None)
         if custom is not None:  # a move with its own setup works out its own sources
             return custom(call)

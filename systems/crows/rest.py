@@ -4,12 +4,13 @@ variant.
 
 A rest is 6 consecutive in-game hours in one place without strenuous activity, 4 of them
 asleep, with at least 1 ration eaten («Отдых»). At its end: all Stamina back, one wound less
-(the player's choice), every expertise use back unless in the Miasma («Отдых»; «Путешествие по суше
-› Миазма»), Отдых items and carried spellbooks refilled («Кости износа › Кости износа снаряжения»;
-«Заклинания › Кости износа книги заклинаний»). It ends the current dungeon turn without an encounter
-check; at its midpoint every effect that ends or rolls wear dice at a turn's end ends; the next turn
-starts when the rest ends or is interrupted («Отдых»). A magic slot with more than one item forbids
-resting («Слоты инвентаря › Слоты магических предметов»).
+(the player's choice), every expertise use back unless in the Miasma («Отдых»;
+«Путешествие по суше › Миазма»), Отдых items and carried spellbooks refilled
+(«Кости износа › Кости износа снаряжения»; «Заклинания › Кости износа книги заклинаний»). It ends
+the current dungeon turn without an encounter check; at its midpoint every effect that ends or rolls
+wear dice at a turn's end ends; the next turn starts when the rest ends or is interrupted («Отдых»).
+A magic slot with more than one item forbids resting
+(«Слоты инвентаря › Слоты магических предметов»).
 
 The party-level flow is ``start_rest`` → ``rest_encounter_check`` / ``rest_midpoint`` →
 ``finish_rest`` (or ``interrupt_rest``); ``rest_benefits`` is one character's end of a rest.
@@ -103,9 +104,9 @@ class RestPlan:
 def requirement_failures(
     state: dict[str, Any], plan: RestPlan, *, miasma: bool = False
 ) -> list[dict[str, str]]:
-    """Why a rest gives this character nothing («Отдых»; «Слоты инвентаря › Слоты магических
-    предметов»; Gluttony in the Miasma wants 2 rations, «Путешествие по суше › Эффекты Миазмы»), as
-    ru/en messages."""
+    """Why a rest gives this character nothing («Отдых»;
+    «Слоты инвентаря › Слоты магических предметов»; Gluttony in the Miasma wants 2 rations,
+    «Путешествие по суше › Эффекты Миазмы»), as ru/en messages."""
     out: list[dict[str, str]] = []
     if plan.hours < REST_HOURS:
         out.append(
@@ -156,8 +157,8 @@ def rest_benefits(
     tended: bool = False,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """One character finishes a rest: (new state, events). Requirements are checked first;
-    a character who does not meet them gains nothing (activities included, «Отдых › Занятия на
-    отдыхе»)."""
+    a character who does not meet them gains nothing (activities included,
+    «Отдых › Занятия на отдыхе»)."""
     st = copy.deepcopy(state)
     failures = requirement_failures(st, plan, miasma=miasma)
     if failures:
@@ -179,16 +180,16 @@ def rest_benefits(
     if refreshed:
         for entry in st["expertises"]:
             entry["uses"] = entry["max"]
-    # Отдых items and carried spellbooks («Кости износа › Кости износа снаряжения»; «Заклинания ›
-    # Кости износа книги заклинаний»).
+    # Отдых items and carried spellbooks («Кости износа › Кости износа снаряжения»;
+    # «Заклинания › Кости износа книги заклинаний»).
     restored = []
     for _area, _slot, card in list(iter_items(st["inventory"])):
         new, did = restore_after_rest(card)
         if did:
             st["inventory"] = replace_card(st["inventory"], new)
             restored.append(card["id"])
-    # The previous rest's preparation lasted "until the end of your next rest" («Отдых ›
-    # Подготовиться к задаче»).
+    # The previous rest's preparation lasted "until the end of your next rest"
+    # («Отдых › Подготовиться к задаче»).
     expired = [p["task"] for p in st["prepared"]]
     st["prepared"] = []
     st["effects"], ended = effects_at_rest_end(st["effects"], owner=st["name"])
@@ -442,8 +443,9 @@ def rest_midpoint(
 def _lights_during_rest(
     chars: list[dict[str, Any]], dice: Dice, hours: int
 ) -> list[dict[str, Any]]:
-    """A light kept burning through the rest rolls its dice once per 2 hours («Ходы подземелья › Вне
-    подземелья»; digest ambiguity 10): three times in a 6-hour rest, stopping when it goes out."""
+    """A light kept burning through the rest rolls its dice once per 2 hours
+    («Ходы подземелья › Вне подземелья»; digest ambiguity 10): three times in a 6-hour rest,
+    stopping when it goes out."""
     events: list[dict[str, Any]] = []
     for _ in range(hours // 2):
         for i, ch in enumerate(chars):
@@ -561,8 +563,7 @@ def interrupt_rest(
     return TurnResult(clean_campaign(camp), chars, events)
 
 
-# --- in town («Отдых › Занятия на отдыхе в городе»)
-# ---------------------------------------------------------------------------
+# --- in town («Отдых › Занятия на отдыхе в городе») -------------------------------------------
 
 
 def town_activity(
@@ -592,8 +593,8 @@ def town_activity(
         )
     _next_town_activity(st, day)
     if plan.activity == "prepare":
-        # In town the +2 lasts until the end of the next rest as usual («Отдых › Подготовиться к
-        # задаче»).
+        # In town the +2 lasts until the end of the next rest as usual
+        # («Отдых › Подготовиться к задаче»).
         task = plan.task.strip()
         if not task:
             raise fail("task", "Назовите задачу.", "Name the task.")
@@ -618,8 +619,8 @@ def _next_town_activity(st: dict[str, Any], day: int) -> None:
 
 def town_tend(state: dict[str, Any], *, day: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Tend wounds in town, recorded on the tended creature: at most once a day, and it works
-    only after that creature sleeps at least 4 hours afterwards («Отдых › Занятия на отдыхе в
-    городе»)."""
+    only after that creature sleeps at least 4 hours afterwards
+    («Отдых › Занятия на отдыхе в городе»)."""
     st = copy.deepcopy(state)
     if st["town"]["tended_day"] == day:
         raise fail(
@@ -639,8 +640,8 @@ def town_tend(state: dict[str, Any], *, day: int) -> tuple[dict[str, Any], dict[
 
 
 def town_sleep(state: dict[str, Any], hours: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Sleep in town: 4 hours or more after a town Tend wounds removes 2 wounds («Отдых › Обработать
-    раны»; «Отдых › Занятия на отдыхе в городе»)."""
+    """Sleep in town: 4 hours or more after a town Tend wounds removes 2 wounds
+    («Отдых › Обработать раны»; «Отдых › Занятия на отдыхе в городе»)."""
     st = copy.deepcopy(state)
     if not st["town"]["tend_pending"] or hours < SLEEP_HOURS:
         return st, {"type": "slept", "hours": hours, "wounds_removed": []}

@@ -20,8 +20,8 @@ class RestMoves:
         return rest.RestPlan.from_dict({k: p[k] for k in keys if k in p})
 
     def _do_end_rest(self, call: Call) -> Outcome:
-        """One character's end of a rest («Отдых»; «Отдых › Встречи на отдыхе»; «Отдых › Занятия на
-        отдыхе»); the party flow is ``finish_rest``."""
+        """One character's end of a rest («Отдых»; «Отдых › Встречи на отдыхе»;
+        «Отдых › Занятия на отдыхе»); the party flow is ``finish_rest``."""
         p = call.params
         plan = self._plan(
             p,
@@ -65,8 +65,8 @@ class RestMoves:
         return self._outcome(call, state=camp, details={"events": [event]})
 
     def _do_rest_encounter(self, call: Call) -> Outcome:
-        """A rest in the wild while travelling uses the day's rest threshold («Отдых › Встречи на
-        отдыхе»)."""
+        """A rest in the wild while travelling uses the day's rest threshold
+        («Отдых › Встречи на отдыхе»)."""
         threshold = call.params["threshold"]
         camp0 = call.state
         if threshold is None and camp0["travel"] is not None and not camp0["in_dungeon"]:

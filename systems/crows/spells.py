@@ -3,8 +3,8 @@ roll, backlash and the book's wear dice.
 
 A spell is printed on a spellbook card (``items.SPELL``: rank, discipline, casting time, target,
 range, area, duration, tier lines, summons). The book's own ``wear`` dice roll on every cast
-except a crit, and on backlash too («Заклинания › Кости износа книги заклинаний»; «Заклинания ›
-Отдача магии»); at 0 the book cannot cast until a rest ends with it carried
+except a crit, and on backlash too («Заклинания › Кости износа книги заклинаний»;
+«Заклинания › Отдача магии»); at 0 the book cannot cast until a rest ends with it carried
 (``wear.restore_after_rest``). A spell lasting in wear dice becomes an effect on the caster's sheet,
 so ``end_dungeon_turn`` rolls it with every other effect («Заклинания › Длительность»).
 """
@@ -37,9 +37,9 @@ DURATION_OF = {
 
 
 def held_spellbook(state: dict[str, Any], item_id: str) -> dict[str, Any]:
-    """The book must be held in a hand («Слоты инвентаря › Экипированные предметы»; «Бой › Как
-    атаковать»), carry a spell and have wear dice left («Заклинания › Кости износа книги
-    заклинаний»)."""
+    """The book must be held in a hand («Слоты инвентаря › Экипированные предметы»;
+    «Бой › Как атаковать»), carry a spell and have wear dice left
+    («Заклинания › Кости износа книги заклинаний»)."""
     card = None
     for p in state["inventory"]["placed"]:
         if p["area"] == HANDS:
@@ -131,8 +131,8 @@ def chaos_roll(dice: Dice) -> tuple[int, bool]:
 
 
 def roll_book(card: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The book's wear dice after a cast («Заклинания › Кости износа книги заклинаний»; «Заклинания
-    › Отдача магии»): all of them, 1s and 2s removed."""
+    """The book's wear dice after a cast («Заклинания › Кости износа книги заклинаний»;
+    «Заклинания › Отдача магии»): all of them, 1s and 2s removed."""
     if card["wear"] is None or card["wear"]["dice"] == 0:
         return copy.deepcopy(card), None
     return roll_item_wear(card, dice, reason="cast")
@@ -184,8 +184,7 @@ def summoned_sheets(
     return out
 
 
-# --- backlash («Заклинания › Отдача магии»)
-# -------------------------------------------------------------------
+# --- backlash («Заклинания › Отдача магии») ---------------------------------------------------
 
 
 def roll_backlash(
@@ -375,10 +374,10 @@ def _backlash_save(
     wound_slots: list[int] | None,
     spill: bool,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The caster's own resistance roll against bees, falling earth or quicksand («Заклинания › Виды
-    отдачи»): ≤11 6 damage and the rider, 12–16 3 damage, 17+ nothing (quicksand: ≤11 grabbed with
-    1d6 piercing each round end, 12–16 grabbed until the end of your next turn, 17+ move 2). No
-    expertise is offered inside a backlash."""
+    """The caster's own resistance roll against bees, falling earth or quicksand
+    («Заклинания › Виды отдачи»): ≤11 6 damage and the rider, 12–16 3 damage, 17+ nothing
+    (quicksand: ≤11 grabbed with 1d6 piercing each round end, 12–16 grabbed until the end of your
+    next turn, 17+ move 2). No expertise is offered inside a backlash."""
     faces = (dice.roll(10), dice.roll(10))
     weakened = 1 if has_condition(st, "weakened") else 0
     result = evaluate(
@@ -425,8 +424,8 @@ def _swap_expertise(st: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dic
 
 
 def discipline_expertise(spell: dict[str, Any]) -> str:
-    """The magic expertise that fits a spell is the one named like its discipline («Заклинания ›
-    Дисциплина»)."""
+    """The magic expertise that fits a spell is the one named like its discipline
+    («Заклинания › Дисциплина»)."""
     return spell["discipline"]
 
 

@@ -18,8 +18,7 @@ from systems.core.schema import Choice
 SEED = "shared/seeds/001_06db556d559045f9_crows.txt"
 DIGEST = "shared/rules/crows_a_checks_slots_dungeon.md"
 
-# --- characteristics («Характеристики»)
-# --------------------------------------------------------------
+# --- characteristics («Характеристики») -------------------------------------------------------
 
 CHARACTERISTICS: tuple[Choice, ...] = (
     Choice("agility", "Ловкость", "Agility"),
@@ -37,8 +36,7 @@ def characteristic_label(key: str) -> Choice:
     raise KeyError(key)
 
 
-# --- expertises («Проверки › Экспертизы»)
-# -------------------------------------------------------------------
+# --- expertises («Проверки › Экспертизы») -----------------------------------------------------
 
 GENERAL, MAGICAL, WEAPON = "general", "magical", "weapon"
 EXPERTISE_CATEGORIES: tuple[Choice, ...] = (
@@ -321,8 +319,7 @@ EXPERTISES: tuple[Expertise, ...] = (
 EXPERTISES_BY_KEY: dict[str, Expertise] = {e.key: e for e in EXPERTISES}
 EXPERTISE_CHOICES: tuple[Choice, ...] = tuple(Choice(e.key, e.ru, e.en) for e in EXPERTISES)
 
-# --- sizes («Размеры»; «Размеры › Размеры»)
-# ------------------------------------------------------------------------
+# --- sizes («Размеры»; «Размеры › Размеры») ---------------------------------------------------
 
 SIZES: tuple[Choice, ...] = (
     Choice("tiny", "Крошечный", "Tiny"),
@@ -470,8 +467,8 @@ CONDITIONS_BY_KEY: dict[str, Condition] = {c.key: c for c in CONDITIONS}
 CONDITION_CHOICES: tuple[Choice, ...] = tuple(Choice(c.key, c.ru, c.en) for c in CONDITIONS)
 TURN_END_CONDITIONS: tuple[str, ...] = tuple(c.key for c in CONDITIONS if c.ends_at_turn_end)
 
-# What ends each condition («Состояния»; «Урон и смерть › Выносливость»; «Отдых»; «Бой ›
-# Телепортация»), for ``remove_condition(reason=...)``.
+# What ends each condition («Состояния»; «Урон и смерть › Выносливость»; «Отдых»;
+# «Бой › Телепортация»), for ``remove_condition(reason=...)``.
 END_TRIGGERS: tuple[Choice, ...] = (
     Choice("referee", "Решение Рефери", "Referee's ruling"),
     Choice("turn_end", "Конец хода подземелья", "End of the dungeon turn"),
@@ -509,9 +506,8 @@ CONDITION_END_TRIGGERS: dict[str, tuple[str, ...]] = {
     ),  # «Состояния › Без сознания»; «Урон и смерть › Выносливость»
 }
 
-# --- magic item slots («Слоты инвентаря › Слоты магических предметов»)
-# ------------------------------------------------------------- "Пояс" and "Руки" also name
-# inventory slot types, so the keys are distinct (digest §5 UI note).
+# --- magic item slots («Слоты инвентаря › Слоты магических предметов») ------------------------
+# "Пояс" and "Руки" also name inventory slot types, so the keys are distinct (digest §5 UI note).
 
 MAGIC_SLOTS: tuple[Choice, ...] = (
     Choice("head", "Голова", "Head"),
@@ -523,8 +519,7 @@ MAGIC_SLOTS: tuple[Choice, ...] = (
 )
 MAGIC_SLOT_KEYS: tuple[str, ...] = tuple(m.key for m in MAGIC_SLOTS)
 
-# --- wear dice keywords («Кости износа › Кости износа снаряжения»)
-# -----------------------------------------------------------
+# --- wear dice keywords («Кости износа › Кости износа снаряжения») ----------------------------
 
 USELESS, REFUEL, REST, ACTIVATION, DUNGEON_TURN = (
     "useless",
@@ -585,8 +580,7 @@ CREATURE_KINDS: tuple[Choice, ...] = (
 # Who takes wounds («Урон и смерть › Раны», digest ambiguity 3): PCs, other humans and animals.
 WOUND_KINDS = frozenset({"pc", "hireling", "pet"})
 
-# --- rest activities («Отдых › Занятия на отдыхе»)
-# --------------------------------------------------------------
+# --- rest activities («Отдых › Занятия на отдыхе») --------------------------------------------
 
 ACTIVITIES: tuple[Choice, ...] = (
     Choice("", "Без занятия", "No activity"),
@@ -609,8 +603,7 @@ REST_ACTIVITIES: tuple[str, ...] = (
     "tend_wounds",
 )
 
-# --- dungeon encounters («Встречи в подземелье»)
-# -----------------------------------------------------------
+# --- dungeon encounters («Встречи в подземелье») ----------------------------------------------
 
 ENCOUNTER_THRESHOLD_DEFAULT = 9
 # by analogy with road checks, «Путешествие по суше › Дорожные встречи» (digest ambiguity 13)
@@ -620,8 +613,7 @@ HOURS_PER_TURN_OUTSIDE = 2  # «Ходы подземелья › Вне под�
 
 DIGEST_B = "shared/rules/crows_b_combat_travel_spells.md"
 
-# --- combat: size, space, reach («Бой › Досягаемость»)
-# ---------------------------------------------------
+# --- combat: size, space, reach («Бой › Досягаемость») ----------------------------------------
 
 # size -> (squares on a side, reach)
 SIZE_SPACE_REACH: dict[str, tuple[int, int]] = {  # «Бой › Размеры существ»
@@ -659,22 +651,19 @@ CONCEALMENT: tuple[Choice, ...] = (
     Choice("invisible", "Невидимость", "Invisible"),
 )
 
-# --- forced movement («Бой › Принудительное перемещение»)
-# --------------------------------------------------------------
+# --- forced movement («Бой › Принудительное перемещение») -------------------------------------
 
 FORCED_KINDS: tuple[Choice, ...] = (
     Choice("push", "Толчок", "Push"),
     Choice("slide", "Смещение", "Slide"),
 )
 
-# --- tipping objects («Бой › Опрокидывание предметов»)
-# --------------------------------------------------------------
+# --- tipping objects («Бой › Опрокидывание предметов») ----------------------------------------
 
 TIP_BASE_DICE = 1  # 1d10 for an object of the creature's size («Бой › Опрокидывание предметов»)
 TIP_DICE_PER_SIZE = 2  # +2d10 per size category larger
 
-# --- travel («Путешествие по суше»)
-# ----------------------------------------------------------------------
+# --- travel («Путешествие по суше») -----------------------------------------------------------
 
 HEX_MILES = 5  # «Путешествие по суше › Гексы»
 
@@ -719,8 +708,8 @@ TRAVEL_THRESHOLD_MIN = 1  # digest A9 (not in the seed)
 
 
 def speed_hexes(slowest_speed: int) -> int:
-    """Hexes from the slowest creature's speed: ≤3 −1, 4–6 0, 7–9 +1, ≥10 +2 («Путешествие по суше ›
-    Изменение темпа»)."""
+    """Hexes from the slowest creature's speed: ≤3 −1, 4–6 0, 7–9 +1, ≥10 +2
+    («Путешествие по суше › Изменение темпа»)."""
     if slowest_speed <= 3:
         return -1
     if slowest_speed >= 10:
@@ -998,8 +987,7 @@ DIRECTION_KEYS: tuple[str, ...] = tuple(d[0] for d in HEX_DIRECTIONS)
 DIRECTION_CHOICES: tuple[Choice, ...] = tuple(Choice(k, ru, en) for k, ru, en, _ in HEX_DIRECTIONS)
 DIRECTION_VECTORS: dict[str, tuple[int, int]] = {k: v for k, _ru, _en, v in HEX_DIRECTIONS}
 
-# --- the Miasma («Путешествие по суше › Миазма»)
-# -----------------------------------------------------------------
+# --- the Miasma («Путешествие по суше › Миазма») ----------------------------------------------
 
 
 @dataclass(frozen=True)

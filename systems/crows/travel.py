@@ -2,19 +2,19 @@
 dict (``sheet.TRAVEL``), the "travel watch" flow of the digest (§2.7):
 
 1. ``start_day``: pace → hexes 1/2/3, thresholds 8/7/6 for travel and rest, role checks at
-   advantage / plain / disadvantage; slowest speed, road and river modifiers («Путешествие по суше ›
-   Темп пути»);
-2. ``assign_roles``: one guide, up to three in each other role, one task each («Путешествие по суше
-› Дорожные роли»);
-3. role checks in order — helpers (Help everyone first), guide, scouts, trackers («Путешествие по
-суше › Порядок путешествия») — rolled by the ruleset's ``travel_role`` move and applied here by
-``apply_task``;
-4. ``encounter_check``: the Referee's 1d10 against the travel threshold, at most 10 («Путешествие по
-суше › Дорожные встречи»);
-5. ``move_day``: the day's hexes; while lost each hex left is a hidden 1d6 («Путешествие по суше ›
-Заблудились»);
-6. arrival switches to dungeon turns with the day's threshold («Путешествие по суше › Точки
-интереса»), then the rest and the Miasma saves (``miasma``).
+   advantage / plain / disadvantage; slowest speed, road and river modifiers
+   («Путешествие по суше › Темп пути»);
+2. ``assign_roles``: one guide, up to three in each other role, one task each
+(«Путешествие по суше › Дорожные роли»);
+3. role checks in order — helpers (Help everyone first), guide, scouts, trackers
+(«Путешествие по суше › Порядок путешествия») — rolled by the ruleset's ``travel_role`` move and
+applied here by ``apply_task``;
+4. ``encounter_check``: the Referee's 1d10 against the travel threshold, at most 10
+(«Путешествие по суше › Дорожные встречи»);
+5. ``move_day``: the day's hexes; while lost each hex left is a hidden 1d6
+(«Путешествие по суше › Заблудились»);
+6. arrival switches to dungeon turns with the day's threshold
+(«Путешествие по суше › Точки интереса»), then the rest and the Miasma saves (``miasma``).
 
 Whatever players must not see is marked: ``public_view`` strips it, and events carry
 ``"hidden": True`` with a ``referee_only`` section.
@@ -87,11 +87,12 @@ def start_day(
     terrain: str | None = None,
     in_miasma: bool = True,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Open a travel day («Путешествие по суше › Порядок путешествия»; «Путешествие по суше › Темп
-    пути»): the pace sets hexes, both thresholds and the role-check advantage; the slowest creature
-    (a rider counts its mount) adds −1/0/+1/+2 hexes; a road all day +1 hex and −1 to both
-    thresholds; crossing water without a boat or going upstream −1 hex, downstream +1. Yesterday's
-    role results are gone; lost stays lost («Путешествие по суше › Снова на пути»)."""
+    """Open a travel day («Путешествие по суше › Порядок путешествия»;
+    «Путешествие по суше › Темп пути»): the pace sets hexes, both thresholds and the role-check
+    advantage; the slowest creature (a rider counts its mount) adds −1/0/+1/+2 hexes; a road all day
+    +1 hex and −1 to both thresholds; crossing water without a boat or going upstream −1 hex,
+    downstream +1. Yesterday's role results are gone; lost stays lost
+    («Путешествие по суше › Снова на пути»)."""
     if pace not in PACES_BY_KEY:
         raise fail("pace", "Выберите темп.", "Choose a pace.")
     t = clean_travel(travel)
@@ -136,8 +137,7 @@ def start_day(
     return t, event
 
 
-# --- roles («Путешествие по суше › Дорожные роли»)
-# -----------------------------------------------------------------------
+# --- roles («Путешествие по суше › Дорожные роли») --------------------------------------------
 
 
 def assign_roles(
@@ -241,8 +241,8 @@ def ensure_role(
 
 
 def check_order(travel: dict[str, Any], name: str, task: str) -> None:
-    """Helpers, then the guide, then scouts, then trackers («Путешествие по суше › Порядок
-    путешествия»)."""
+    """Helpers, then the guide, then scouts, then trackers
+    («Путешествие по суше › Порядок путешествия»)."""
     me = role_entry(travel, name, task)
     if me["done"]:
         raise fail(
@@ -260,15 +260,15 @@ def check_order(travel: dict[str, Any], name: str, task: str) -> None:
 
 
 def role_modifiers(travel: dict[str, Any], name: str) -> tuple[list[str], int]:
-    """(sources, flat bonus) for a creature's role check today: the pace («Путешествие по суше ›
-    Темп пути») and Help everyone («Путешествие по суше › Помочь всем», A11)."""
+    """(sources, flat bonus) for a creature's role check today: the pace
+    («Путешествие по суше › Темп пути») and Help everyone («Путешествие по суше › Помочь всем»,
+    A11)."""
     sources = {1: ["slow_pace"], -1: ["fast_pace"]}.get(travel["role_net"], [])
     bonus = sum(b["bonus"] for b in travel["role_bonus"] if b["name"] == name)
     return sources, bonus
 
 
-# --- task results («Путешествие по суше › Дорожные роли»; «Путешествие по суше › Заблудились»)
-# ---------------------------------------------------------------
+# --- task results («Путешествие по суше › Дорожные роли»; «Путешествие по суше › Заблудились») ---
 
 CHOICES: dict[tuple[str, int], tuple[tuple[str, str, str], ...]] = {
     ("make_camp", 2): (
@@ -425,9 +425,8 @@ def apply_task_choice(
     }
 
 
-# --- encounters, movement, arrival («Путешествие по суше › Заблудились»; «Путешествие по суше ›
-# Миазма»; «Путешествие по суше › Встречи и точки интереса»)
-# ----------------------------------------------
+# --- encounters, movement, arrival («Путешествие по суше › Заблудились»;
+# «Путешествие по суше › Миазма»; «Путешествие по суше › Встречи и точки интереса»)
 
 
 def encounter_check(
@@ -470,8 +469,8 @@ def neighbour(hex_: dict[str, int], direction: str) -> dict[str, int]:
 
 
 def lost_direction(face: int) -> str:
-    """Count clockwise from the neighbour due north: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW («Путешествие
-    по суше › Заблудились»)."""
+    """Count clockwise from the neighbour due north: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW
+    («Путешествие по суше › Заблудились»)."""
     return DIRECTION_KEYS[face - 1]
 
 
@@ -518,8 +517,8 @@ def move_day(
 
 
 def found_way(travel: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A map, a known landmark or an NPC's directions end being lost («Путешествие по суше › Снова
-    на пути»)."""
+    """A map, a known landmark or an NPC's directions end being lost
+    («Путешествие по суше › Снова на пути»)."""
     t = clean_travel(travel)
     t["lost"] = False
     t["seen_hex"] = copy.deepcopy(t["hex"])
@@ -540,8 +539,8 @@ def arrive(travel: dict[str, Any], place: str) -> tuple[dict[str, Any], dict[str
 
 
 def public_view(travel: dict[str, Any]) -> dict[str, Any]:
-    """What players may see: no encounter rolls, no drift, and no true hex while lost («Путешествие
-    по суше › Заблудились»)."""
+    """What players may see: no encounter rolls, no drift, and no true hex while lost
+    («Путешествие по суше › Заблудились»)."""
     t = copy.deepcopy(travel)
     t.pop("encounters", None)
     t.pop("drift", None)

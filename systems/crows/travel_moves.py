@@ -173,8 +173,8 @@ class TravelMoves:
         return self._travel_out(call, travel, event)
 
     def _do_travel_arrive(self, call: Call) -> Outcome:
-        """Dungeon turns begin; their encounter checks use today's travel threshold («Путешествие по
-        суше › Точки интереса»)."""
+        """Dungeon turns begin; their encounter checks use today's travel threshold
+        («Путешествие по суше › Точки интереса»)."""
         travel, event = travel_rules.arrive(self._travel(call), call.params["place"])
         camp = call.state
         camp["travel"] = travel

@@ -1,5 +1,5 @@
-"""Wear dice («Кости износа»; «Кости износа › Кости износа снаряжения»; «Свет › Тушение источников
-света»): pools of d6, not a die chain.
+"""Wear dice («Кости износа»; «Кости износа › Кости износа снаряжения»;
+«Свет › Тушение источников света»): pools of d6, not a die chain.
 
 Rolling wear dice rolls *all* of them; each die showing 1 or 2 is removed («Кости износа»). An
 effect ends at 0 dice and always rolls at the end of every dungeon turn («Кости износа»). An item's
@@ -126,8 +126,8 @@ def light_up(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def extinguish(card: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Put a light out. If its dice roll at the turn's end, roll them now too («Свет › Тушение
-    источников света»)."""
+    """Put a light out. If its dice roll at the turn's end, roll them now too
+    («Свет › Тушение источников света»)."""
     if card["light"] is None or not card["light"]["lit"]:
         raise fail("item", f"«{card['name']}» не горит.", f"{card['name']!r} is not burning.")
     new = copy.deepcopy(card)
@@ -162,8 +162,9 @@ def refuel(card: dict[str, Any], fuel: dict[str, Any]) -> dict[str, Any]:
 
 
 def restore_after_rest(card: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """Отдых («Кости износа › Кости износа снаряжения») items and carried spellbooks («Заклинания ›
-    Кости износа книги заклинаний») refill when the carrier finishes a rest: (card, restored)."""
+    """Отдых («Кости износа › Кости износа снаряжения») items and carried spellbooks
+    («Заклинания › Кости износа книги заклинаний») refill when the carrier finishes a rest: (card,
+    restored)."""
     if card["wear"] is None or card["useless"]:
         return copy.deepcopy(card), False
     if not (has_keyword(card, REST) or card["spellbook"]):
