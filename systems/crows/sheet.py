@@ -1,5 +1,8 @@
-"""Crows state shapes as field specs: the creature sheet, the campaign's dungeon clock and the
-campaign settings (seed 001; numbers the seed leaves to character data have plain defaults).
+"""Crows state shapes as field specs: the creature sheet, the combat (round, initiative, the
+current turn) and the travel day, the campaign state that holds the dungeon clock, the combat
+and the travel day, and the campaign settings (seed 001; numbers the seed leaves to character
+data have plain defaults). The combat and the travel day are also accepted alone by the pure
+functions in ``combat`` and ``travel``.
 
 One spec serves the form, the API and validation (``systems.core.schema``).
 """
@@ -251,6 +254,8 @@ SHEET = ObjectField(
         ),
     },
 )
+
+
 # --- combat («Бой › Застигнут врасплох»; «Бой › Кто ходит первым?»; «Бой › Ход»; «Бой › Реакции»)
 
 READIED = ObjectField(
