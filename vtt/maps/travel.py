@@ -35,7 +35,7 @@ from systems.crows import travel as travel_rules
 from systems.crows.conditions import speed
 from systems.crows.miasma import is_person
 from systems.crows.modifiers import SLOTH, has_effect
-from systems.crows.terms_b import HEX_DIRECTIONS, PACES_BY_KEY, TASKS_BY_KEY
+from systems.crows.terms import HEX_DIRECTIONS, PACES_BY_KEY, TASKS_BY_KEY
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Role
 from vtt.characters import services as character_services
