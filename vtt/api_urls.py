@@ -197,5 +197,6 @@ urlpatterns = [
         map_api.TokenImage.as_view(),
     ),
     path("campaigns/<int:pk>/prep/", include("vtt.prep.api_urls")),
+    path("campaigns/<int:pk>/journal/", include("vtt.journal.api_urls")),
     path("", include(router.urls)),
 ]

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "vtt.tablestate",
     "vtt.tales_web",
     "vtt.maps",
+    "vtt.journal",
 ]
 
 MIDDLEWARE = [

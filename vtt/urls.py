@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("vtt.table.urls")),
     path("", include("vtt.maps.urls")),
     path("", include("vtt.prep.urls")),
+    path("", include("vtt.journal.urls")),
     path("", include("vtt.tales_web.urls")),
     path("", include("vtt.characters.urls")),
     path("", include("vtt.characters.inventory_urls")),

@@ -1,14 +1,17 @@
 """A populated world for the bad-input suites: one campaign per ruleset with a member of every
-role, sheets, maps, tokens, notes, initiative, invites, hidden rolls, preparation and a waiting
-choice, all made through the real services and API, once per module (tests roll back their
-own changes; the module's transaction is rolled back at the end)."""
+role, sheets, maps, tokens, notes, initiative, invites, hidden rolls, preparation, journal
+entries (one shared, one not, each with an image) and a waiting choice, all made through the
+real services and API, once per module (tests roll back their own changes; the module's
+transaction is rolled back at the end)."""
 
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -68,7 +71,8 @@ def build_world() -> World:
     world = World(users=users, tokens=tokens, campaigns={})
     ids: dict[str, list[Any]] = {k: [] for k in (
         "id", "cid", "map_id", "token_id", "note_id", "entry_id", "invite_id", "user_id",
-        "roll_id", "did", "rid", "mid", "tid", "pending_id", "token", "key", "move",
+        "roll_id", "did", "rid", "mid", "tid", "pending_id", "token", "key", "move", "jid",
+        "image_id",
     )}  # fmt: skip
     gm = world.client("referee")
     referee = users["referee"]
@@ -132,6 +136,16 @@ def build_world() -> World:
         ids["entry_id"] += InitiativeEntry.objects.filter(campaign=campaign).values_list(
             "pk", flat=True
         )
+        for title, sharing in (("Письмо", "everyone"), ("Тайная глава", "nobody")):
+            entry = _ok(
+                gm.post(f"{base}/journal/", {"title": title, "sharing": sharing}, format="json")
+            )
+            ids["jid"].append(entry["id"])
+            image = io.BytesIO()
+            Image.new("RGB", (8, 8), (90, 10, 10)).save(image, "PNG")
+            image.name = "handout.png"
+            with_image = _ok(gm.post(f"{base}/journal/{entry['id']}/images/", {"image": image}))
+            ids["image_id"].append(with_image["images"][0]["id"])
         invite = campaign_services.invite_create(campaign=campaign, created_by=referee)
         ids["invite_id"].append(invite.pk)
         ids["token"].append(invite.token)

@@ -41,6 +41,7 @@ from tests.helpers import session_cookie
 from tests.security.conftest import World
 from vtt.campaigns.models import Invite, Membership, Role
 from vtt.characters.models import Character, PendingMove
+from vtt.journal.models import Entry, EntryImage, Sharing
 from vtt.maps.models import Map, MapNote, Token
 from vtt.prep.models import Dungeon, RandomTable, Room, RoomMonster
 from vtt.routing import websocket_urlpatterns
@@ -167,6 +168,10 @@ EXPECTATIONS: dict[str, Expect] = {
     "api/campaigns/<int:pk>/initiative/reset/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200"),
     "api/campaigns/<int:pk>/initiative/step/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 400"),
     "api/campaigns/<int:pk>/invites/<int:invite_id>/": Expect("401 405 405 405 405 405", "delete 401 404 403 403 403 204"),
+    "api/campaigns/<int:pk>/journal/": Expect("401 404 200 200 200 200", "post 401 404 403 400 400 400"),
+    "api/campaigns/<int:pk>/journal/<int:jid>/": Expect("401 404 200 200 200 200", "patch 401 404 403 403 403 200"),
+    "api/campaigns/<int:pk>/journal/<int:jid>/images/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 400"),
+    "api/campaigns/<int:pk>/journal/<int:jid>/images/<int:image_id>/": Expect("401 405 405 405 405 405", "delete 401 404 403 403 403 204"),
     "api/campaigns/<int:pk>/maps/": Expect("401 404 200 200 200 200", "post 401 404 403 403 403 400"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/": Expect("401 404 200 200 200 200", "patch 401 404 403 403 403 200"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/activate/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200"),
@@ -242,6 +247,10 @@ EXPECTATIONS: dict[str, Expect] = {
     "campaigns/<int:pk>/maps/panel/": Expect("302 404 200 200 200 200", "post 302 405 405 405 405 405"),
     "campaigns/<int:pk>/members/<int:user_id>/remove/": Expect("302 405 405 405 405 405", "post 302 404 403 403 403 302"),
     "campaigns/<int:pk>/members/<int:user_id>/role/": Expect("302 405 405 405 405 405", "post 302 404 403 403 403 400"),
+    "campaigns/<int:pk>/journal/": Expect("302 404 200 200 200 200", "post 302 404 403 400 400 400"),
+    "campaigns/<int:pk>/journal/<int:jid>/": Expect("302 404 200 200 200 200", "post 302 404 403 403 403 400"),
+    "campaigns/<int:pk>/journal/<int:jid>/delete/": Expect("302 405 405 405 405 405", "post 302 404 403 403 403 302"),
+    "campaigns/<int:pk>/journal/<int:jid>/images/<int:image_id>/": Expect("302 404 200 200 200 200", "post 302 405 405 405 405 405"),
     "campaigns/<int:pk>/prep/": Expect("302 404 403 403 403 200", "post 302 405 405 405 405 405"),
     "campaigns/<int:pk>/prep/dungeons/<int:did>/": Expect("302 404 403 403 403 200", "post 302 405 405 405 405 405"),
     "campaigns/<int:pk>/prep/dungeons/<int:did>/delete/": Expect("302 405 405 405 405 405", "post 302 404 403 403 403 302"),
@@ -333,6 +342,7 @@ def scene(world: World, expect: Expect) -> dict[str, Any]:
     character = Character.objects.filter(campaign=campaign, owner=player).order_by("pk").first()
     pending = PendingMove.objects.filter(character=character).order_by("pk").first()
     invite = Invite.objects.filter(campaign=campaign).order_by("pk").first()
+    shared = Entry.objects.filter(campaign=campaign, sharing=Sharing.EVERYONE).first()
     kwargs: dict[str, Any] = {
         "pk": campaign.pk,
         "campaign_id": campaign.pk,
@@ -349,6 +359,8 @@ def scene(world: World, expect: Expect) -> dict[str, Any]:
         "rid": room.pk,
         "mid": RoomMonster.objects.filter(room=room).order_by("pk").first().pk,
         "tid": RandomTable.objects.filter(campaign=campaign).order_by("pk").first().pk,
+        "jid": shared.pk,
+        "image_id": EntryImage.objects.filter(entry=shared).order_by("pk").first().pk,
         "pending_id": pending.pk if pending else 0,
         "key": expect.ruleset,
         "move": "hack_and_slash",
