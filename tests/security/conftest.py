@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -143,8 +144,8 @@ def build_world() -> World:
             ids["jid"].append(entry["id"])
             image = io.BytesIO()
             Image.new("RGB", (8, 8), (90, 10, 10)).save(image, "PNG")
-            image.name = "handout.png"
-            with_image = _ok(gm.post(f"{base}/journal/{entry['id']}/images/", {"image": image}))
+            upload = SimpleUploadedFile("handout.png", image.getvalue())
+            with_image = _ok(gm.post(f"{base}/journal/{entry['id']}/images/", {"image": upload}))
             ids["image_id"].append(with_image["images"][0]["id"])
         invite = campaign_services.invite_create(campaign=campaign, created_by=referee)
         ids["invite_id"].append(invite.pk)

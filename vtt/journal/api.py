@@ -79,6 +79,7 @@ class EntryImages(APIView):
         """Attach an image, checked as a map background is."""
         membership = authorize(request.user, pk, Action.PLAY)
         entry = selectors.entry_for(membership, jid)
+        services.check_can_edit(membership, entry)  # the role before the body is read
         handler = uploads.guard(request._request)
         data = request.data if hasattr(request.data, "get") else {}
         uploads.check(handler)

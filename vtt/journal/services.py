@@ -63,7 +63,7 @@ def _clean_readers(membership: Membership, readers: Iterable[object]) -> list[in
     return sorted(players)
 
 
-def _check_can_edit(membership: Membership, entry: Entry) -> None:
+def check_can_edit(membership: Membership, entry: Entry) -> None:
     if not selectors.can_edit(membership, entry):
         raise PermissionDenied(_("Only the author may change this entry."))
 
@@ -103,7 +103,7 @@ def entry_create(
 @transaction.atomic
 def entry_update(membership: Membership, entry: Entry, **changes: object) -> Entry:
     """Change any of title, body, sharing, readers, shared_with_referee, room_id."""
-    _check_can_edit(membership, entry)
+    check_can_edit(membership, entry)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if "title" in changes:
         entry.title = _clean_title(changes["title"])
@@ -159,7 +159,7 @@ def _clean_room(membership: Membership, room_id: object) -> int | None:
 
 @transaction.atomic
 def entry_delete(membership: Membership, entry: Entry) -> None:
-    _check_can_edit(membership, entry)
+    check_can_edit(membership, entry)
     names = list(entry.images.values_list("name", flat=True))
     entry.delete()
     transaction.on_commit(lambda: [images.delete(n) for n in names])
@@ -167,7 +167,7 @@ def entry_delete(membership: Membership, entry: Entry) -> None:
 
 def image_add(membership: Membership, entry: Entry, upload: object, label: str = "") -> EntryImage:
     """Checked exactly as a map background is (type, size, pixel bombs), then re-encoded."""
-    _check_can_edit(membership, entry)
+    check_can_edit(membership, entry)
     clean = images.clean_image(upload, max_side=IMAGE_MAX_SIDE)
     name = images.store(clean.data, folder=IMAGE_FOLDER, ext=clean.ext)
     try:
@@ -192,7 +192,7 @@ def image_add(membership: Membership, entry: Entry, upload: object, label: str =
 
 @transaction.atomic
 def image_delete(membership: Membership, entry: Entry, image_id: int) -> None:
-    _check_can_edit(membership, entry)
+    check_can_edit(membership, entry)
     image = EntryImage.objects.filter(entry=entry, pk=image_id).first()
     if image is None:
         raise Invalid(_("No such image."), code="not_found", status=404)
