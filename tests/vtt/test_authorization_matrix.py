@@ -172,6 +172,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "api/campaigns/<int:pk>/journal/<int:jid>/": Expect("401 404 200 200 200 200", "patch 401 404 403 403 403 200"),
     "api/campaigns/<int:pk>/journal/<int:jid>/images/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 415"),
     "api/campaigns/<int:pk>/journal/<int:jid>/images/<int:image_id>/": Expect("401 405 405 405 405 405", "delete 401 404 403 403 403 204"),
+    "api/campaigns/<int:pk>/journal/<int:jid>/show/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 201"),
     "api/campaigns/<int:pk>/maps/": Expect("401 404 200 200 200 200", "post 401 404 403 403 403 400"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/": Expect("401 404 200 200 200 200", "patch 401 404 403 403 403 200"),
     "api/campaigns/<int:pk>/maps/<int:map_id>/activate/": Expect("401 405 405 405 405 405", "post 401 404 403 403 403 200"),

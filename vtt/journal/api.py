@@ -10,7 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from vtt.journal import selectors, services
+from vtt.core.commands import respond
+from vtt.journal import commands, selectors, services
 from vtt.journal.models import BODY_MAX, TITLE_MAX, Sharing
 from vtt.maps import uploads
 from vtt.permissions import Action, authorize
@@ -94,3 +95,10 @@ class EntryImageDetail(APIView):
         entry = selectors.entry_for(membership, jid)
         services.image_delete(membership, entry, image_id)
         return Response(status=204)
+
+
+class EntryShow(APIView):
+    @extend_schema(request=None, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int, jid: int) -> Response:
+        """Show the entry to its addressees now (the table command ``journal.show``)."""
+        return respond(request, commands.journal_show, pk=pk, jid=jid)

@@ -7,6 +7,7 @@ from vtt.journal import api
 urlpatterns = [
     path("", api.Entries.as_view(), name="api-journal"),
     path("<int:jid>/", api.EntryDetail.as_view(), name="api-journal-entry"),
+    path("<int:jid>/show/", api.EntryShow.as_view(), name="api-journal-show"),
     path("<int:jid>/images/", api.EntryImages.as_view(), name="api-journal-images"),
     path(
         "<int:jid>/images/<int:image_id>/",

@@ -49,14 +49,32 @@ def image_url(entry: Entry, image_id: int) -> str:
     return reverse("journal-image", args=[entry.campaign_id, entry.pk, image_id])
 
 
-def body_html(entry: Entry, membership: Membership) -> str:
-    titles = {e.title: e for e in visible(membership).only("id", "title", "campaign_id")}
+def body_html(entry: Entry, membership: Membership | None) -> str:
+    """The body as HTML for one reader; ``None``: for everyone (links only to entries shared
+    with everyone)."""
+    if membership is None:
+        linkable = Entry.objects.filter(
+            campaign_id=entry.campaign_id, is_note=False, sharing=Sharing.EVERYONE
+        )
+    else:
+        linkable = visible(membership)
+    titles = {e.title: e for e in linkable.only("id", "title", "campaign_id")}
 
     def link(title: str) -> str | None:
         target = titles.get(title)
         return entry_url(target) if target else None
 
     return render.to_html(entry.body, link)
+
+
+def handout(entry: Entry, reader: Membership | None) -> dict[str, Any]:
+    """The payload of a ``handout`` event: what the addressee's pop-up shows."""
+    return {
+        "entry": entry.pk,
+        "title": entry.title,
+        "html": body_html(entry, reader),
+        "images": [image_url(entry, img.pk) for img in entry.images.all()],
+    }
 
 
 def entry_data(entry: Entry, membership: Membership) -> dict[str, Any]:

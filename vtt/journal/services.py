@@ -22,6 +22,7 @@ ENTRIES_MAX = 500  # entries and notes in one campaign
 IMAGES_PER_ENTRY_MAX = 12
 IMAGE_MAX_SIDE = 2048  # the copy we keep; a handout is read on a screen
 IMAGE_FOLDER = "journal"
+HANDOUT = "handout"  # the event kind (vtt/journal/kinds.py)
 
 
 def _clean_title(title: object) -> str:
@@ -188,6 +189,33 @@ def image_add(membership: Membership, entry: Entry, upload: object, label: str =
     except BaseException:
         images.delete(name)
         raise
+
+
+@transaction.atomic
+def entry_show(membership: Membership, entry: Entry) -> list:
+    """The referee shows an entry to its addressees now: one ``handout`` event for everyone,
+    or one whisper to each chosen player, so no one else's browser receives it."""
+    from vtt.table.models import Visibility
+    from vtt.table.services import Draft, publish_many
+
+    if membership.role != Role.REFEREE or entry.is_note:
+        raise PermissionDenied(_("Only the referee shows entries to the table."))
+    if entry.sharing == Sharing.EVERYONE:
+        drafts = [Draft(HANDOUT, selectors.handout(entry, None), Visibility.EVERYONE, None)]
+    else:
+        readers = list(
+            Membership.objects.filter(
+                campaign_id=entry.campaign_id,
+                role=Role.PLAYER,
+                user__in=entry.readers.all() if entry.sharing == Sharing.CHOSEN else [],
+            ).select_related("user")
+        )
+        if not readers:
+            raise Conflict(_("Share the entry with someone before showing it."), code="not_shared")
+        drafts = [
+            Draft(HANDOUT, selectors.handout(entry, m), Visibility.WHISPER, m.user) for m in readers
+        ]
+    return publish_many(campaign=membership.campaign_id, events=drafts, actor=membership.user)
 
 
 @transaction.atomic

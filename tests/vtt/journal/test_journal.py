@@ -204,3 +204,39 @@ def test_pages(table, client_for):
     )
     assert r.status_code == 302
     assert "Новая" in client_for(table.other_player).get(index).content.decode()
+
+
+# --- showing to the table --------------------------------------------------------------------
+
+
+def test_show_reaches_only_the_addressees(table, api_for):
+    from vtt.table.events import visible_events
+
+    e = entry(table, "Записка", body="Встретимся в полночь", sharing=Sharing.CHOSEN,
+              readers=[table.player.pk])  # fmt: skip
+    url = reverse("api-journal-show", args=[table.campaign.pk, e.pk])
+    assert api_for(table.player).post(url).status_code == 403
+    assert api_for(table.outsider).post(url).status_code == 404
+    r = api_for(table.referee).post(url)
+    assert r.status_code == 201, r.content
+
+    def handouts(user, role):
+        events = visible_events(table.campaign.pk, user_id=user.pk, role=role)
+        return [ev.payload["title"] for ev in events if ev.kind == "handout"]
+
+    assert handouts(table.player, "player") == ["Записка"]
+    assert handouts(table.other_player, "player") == []
+    assert handouts(table.observer, "observer") == []
+    assert "полночь" in r.json()["events"][0]["payload"]["html"]
+
+
+def test_an_unshared_entry_is_not_shown(table, api_for):
+    e = entry(table, "Тайна")
+    url = reverse("api-journal-show", args=[table.campaign.pk, e.pk])
+    assert api_for(table.referee).post(url).status_code == 409
+
+
+def test_show_to_everyone_is_one_event(table, api_for):
+    e = entry(table, "Объявление", sharing=Sharing.EVERYONE)
+    r = api_for(table.referee).post(reverse("api-journal-show", args=[table.campaign.pk, e.pk]))
+    assert [ev["visibility"] for ev in r.json()["events"]] == ["everyone"]
