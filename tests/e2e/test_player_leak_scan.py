@@ -85,6 +85,7 @@ class Inventory:
             for room in call(gm, "GET", f"{api}/prep/dungeons/{d['id']}/rooms/")
         ]
         self.invites = call(gm, "GET", f"{api}/invites/")
+        self.journal = call(gm, "GET", f"{api}/journal/")  # the referee's entries, every one
         self.active = next((m["id"] for m in self.maps if m["active"]), None)
         self.secret_map = next(
             (
@@ -255,6 +256,11 @@ def player_walks(page, inv: Inventory, schema: dict[str, Any]) -> None:
     prep += [f"/campaigns/{cid}/prep/tables/{t['id']}/" for t in inv.tables]
     for url in prep:
         assert visit(page, url) in REFUSED, url
+    assert visit(page, f"/campaigns/{cid}/journal/") == 200
+    for entry in inv.journal:
+        visit(page, f"/campaigns/{cid}/journal/{entry['id']}/")
+        for image in entry["images"]:
+            get(page, image["url"])
     wizard = visit(page, f"/campaigns/{cid}/tales/wizard/")
     assert wizard == 200 if inv.ruleset == "tales" else wizard in REFUSED
     walk_api(page, inv, schema)
@@ -274,6 +280,8 @@ def walk_api(page, inv: Inventory, schema: dict[str, Any]) -> None:
         "key": [inv.ruleset],
         "move": [move["key"] if isinstance(move, dict) else move],
         "token": ["no-such-invite"],
+        "jid": [e["id"] for e in inv.journal],
+        "image_id": [i["id"] for e in inv.journal for i in e["images"]],
     }
     queries = {
         "/api/campaigns/{id}/events/": ["?since=0&limit=1000", "?before=1000000&limit=1000"],

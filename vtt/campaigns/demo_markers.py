@@ -36,6 +36,7 @@ ROLL_BLIND = f"{REFEREE}-СЛЕПОЙ-БРОСОК"  # the label of a blind roll
 CHAT_REFEREE = f"{REFEREE}-ЗАПИСЬ"  # a chat line for the referee only
 CLOCK_ENCOUNTER = f"{REFEREE}-ВСТРЕЧА"  # the reason of an encounter check (Crows clock)
 EXTRAS_HIDDEN = f"{REFEREE}-ЗАСАДА"  # a hidden group of extras dealt in (Savage Worlds)
+JOURNAL_SECRET = f"{REFEREE}-ЖУРНАЛ"  # an unshared journal entry (title, text, image label)
 
 # One player's private data.
 WHISPER_TO_BORIS = f"{BORIS}-ШЁПОТ"  # the referee whispers to Boris
@@ -43,6 +44,8 @@ BORIS_NOTES = f"{BORIS}-ЗАМЕТКИ"  # Boris's own notes on his sheet
 BORIS_ROLL = f"{BORIS}-БРОСОК"  # Boris rolls for the referee only
 WHISPER_TO_ALICE = BETWEEN_PLAYERS  # Boris whispers to Alice
 ALICE_NOTES = f"{ALICE}-ЗАМЕТКИ"  # Alice's own notes on her sheet
+JOURNAL_TO_BORIS = f"{BORIS}-ПИСЬМО"  # a journal entry shared with Boris alone
+ALICE_JOURNAL = f"{ALICE}-ДНЕВНИК"  # Alice's private journal note
 
 # Who besides the referee may receive what starts with each prefix (usernames).
 ALLOWED: dict[str, frozenset[str]] = {

@@ -33,10 +33,12 @@ from vtt.campaigns.demo_sheets import demo_sheets
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import Kind
+from vtt.journal import services as journal_services
+from vtt.journal.models import Sharing
 from vtt.maps import services as map_services
 from vtt.maps.models import GridKind, HexOrientation
 from vtt.prep import services as prep_services
-from vtt.prep.models import Dungeon
+from vtt.prep.models import Dungeon, Room
 from vtt.table import clock as table_clock
 from vtt.table import services as table_services
 from vtt.table.models import Visibility as V
@@ -154,7 +156,8 @@ def seed_secrets(campaign: Campaign, users: dict[str, User]) -> None:
         },
     )
     prep_services.table_roll(campaign=campaign, actor=referee, table=table, visibility=V.BLIND)
-    _seed_dungeon(campaign, secret_map, hidden_npc)
+    room = _seed_dungeon(campaign, secret_map, hidden_npc)
+    _seed_journal(campaign, users, room)
 
     roll = table_services.roll_create
     roll(campaign=campaign, actor=referee, notation="2d6", label="Удача отряда")
@@ -224,7 +227,7 @@ ENCOUNTERS = [
 ]
 
 
-def _seed_dungeon(campaign: Campaign, secret_map, hidden_npc) -> None:
+def _seed_dungeon(campaign: Campaign, secret_map, hidden_npc) -> Room:
     """The crypt under the chapel: keyed rooms on the secret map, and the encounter table the
     referee rolls when the encounter check says something comes, wired to the dungeon."""
     encounters = prep_services.table_create(
@@ -256,6 +259,47 @@ def _seed_dungeon(campaign: Campaign, secret_map, hidden_npc) -> None:
     )
     prep_services.room_monster_add(
         room=room, character_id=hidden_npc.pk, note=f"{M.ROOM_MONSTER}: спит до полуночи"
+    )
+    return room
+
+
+def _seed_journal(campaign: Campaign, users: dict[str, User], room: Room) -> None:
+    """An unshared entry with an image, linked to the room; a letter for Boris alone; one
+    shared with everyone; Alice's private note."""
+
+    def member(name: str) -> Membership:
+        return Membership.objects.select_related("campaign").get(
+            campaign=campaign, user=users[name]
+        )
+
+    gm = member("referee")
+    secret = journal_services.entry_create(
+        gm,
+        title=f"{M.JOURNAL_SECRET}: дневник культиста",
+        body=f"**{M.JOURNAL_SECRET}**: ключ от склепа у трактирщика",
+        room_id=room.pk,
+    )
+    image = io.BytesIO()
+    Image.new("RGB", (64, 48), M.SECRET_RGB).save(image, "PNG")
+    journal_services.image_add(
+        gm,
+        secret,
+        SimpleUploadedFile("cult.png", image.getvalue(), content_type="image/png"),
+        label=f"{M.JOURNAL_SECRET}: знак культа",
+    )
+    journal_services.entry_create(
+        gm,
+        title=f"{M.JOURNAL_TO_BORIS}: письмо от сестры",
+        body=f"{M.JOURNAL_TO_BORIS}: не верь барону",
+        sharing=Sharing.CHOSEN,
+        readers=[users["boris"].pk],
+    )
+    journal_services.entry_create(
+        gm, title="Слухи в деревне", body="Говорят, в склепе [[неспокойно]].",
+        sharing=Sharing.EVERYONE,
+    )  # fmt: skip
+    journal_services.entry_create(
+        member("alice"), title=f"{M.ALICE_JOURNAL}: мои подозрения", body="Гаврила лжёт."
     )
 
 
