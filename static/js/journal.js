@@ -37,9 +37,9 @@ export function showHandout(payload) {
   node.querySelector(".handout-body").innerHTML = payload.html;
   const pictures = node.querySelector(".handout-images");
   pictures.replaceChildren(
-    ...(payload.images || []).map((url) => {
+    ...(payload.images || []).map((image) => {
       const img = document.createElement("img");
-      img.src = url;
+      img.src = image.url;
       img.alt = "";
       img.loading = "lazy";
       return img;

@@ -340,6 +340,12 @@ def build_rich_campaign(table, ruleset: str) -> Campaign:
             dice=ScriptedDice([1, 1]),
         )
     assert innkeeper.pk
+    from vtt.journal import services as journal
+
+    gm_member = Membership.objects.select_related("campaign").get(campaign=c, user=ref)
+    handout = journal.entry_create(gm_member, title="Слухи", body="*шёпот*", sharing="everyone")
+    journal.image_add(gm_member, handout, _upload(_png((30, 20))), label="карта")
+    journal.entry_show(gm_member, handout)
     c.refresh_from_db()
     return c
 
@@ -401,6 +407,9 @@ class Dump:
         parts = text.split("?")[0].strip("/").split("/")
         if parts[:1] == ["campaigns"] and len(parts) >= 4:
             assert int(parts[1]) == self.campaign_id, text
+            if parts[2] == "journal":  # /campaigns/<c>/journal/<entry>/images/<image>/
+                entry = self.ref("journal.entry", int(parts[3]))
+                return ["campaign", entry, self.ref("journal.entryimage", int(parts[5]))]
             out = ["campaign", self.ref("maps.map", int(parts[3]))]
             if "tokens" in parts:
                 out.append(self.ref("maps.token", int(parts[parts.index("tokens") + 1])))
@@ -423,6 +432,8 @@ class Dump:
         return value
 
     def value(self, kind: str, key: str, v: Any, parent: str | None) -> Any:
+        if kind == "handout" and key == "entry":
+            return self.ref("journal.entry", v)
         if key in PAYLOAD_IDS:
             return self.ref(PAYLOAD_IDS[key], v)
         if kind.startswith("map.") and key in ("gone", "notes_gone"):
@@ -574,7 +585,7 @@ def test_round_trip_gives_an_identical_campaign_whose_chain_verifies(
         assert manifest["app_version"] and manifest["counts"]["table.tableevent"] > 50
         for name, meta in manifest["members"].items():
             assert hashlib.sha256(zf.read(name)).hexdigest() == meta["sha256"]
-        assert manifest["counts"]["media"] == 2  # background and token picture
+        assert manifest["counts"]["media"] == 3  # background, token picture, journal image
         users = zf.read("data/accounts.user.jsonl").decode()
         assert "password" not in users and "pbkdf2" not in users and "md5$" not in users
 
@@ -958,3 +969,32 @@ def test_export_refuses_unknown_campaigns_existing_files_and_broken_chains(table
         _export(table.campaign, tmp_path / "broken.vttc")
     assert not (tmp_path / "broken.vttc").exists()
     assert not list(tmp_path.glob(".*.partial"))
+
+
+def test_journal_entries_images_readers_and_handouts_round_trip(table, tmp_path):
+    from vtt.journal import services as journal
+    from vtt.journal.models import Entry, EntryImage
+
+    gm = Membership.objects.select_related("campaign").get(
+        campaign=table.campaign, user=table.referee
+    )
+    letter = journal.entry_create(
+        gm, title="Письмо", body="**Ночью**", sharing="chosen", readers=[table.player.pk]
+    )
+    journal.image_add(gm, letter, _upload(_png((40, 30))), label="печать")
+    journal.entry_show(gm, letter)
+    path = tmp_path / "journal.zip"
+    _export(table.campaign, path)
+    new, _ = _import(path)
+
+    copy = Entry.objects.get(campaign=new)
+    assert copy.pk != letter.pk and copy.title == "Письмо" and copy.body == "**Ночью**"
+    assert list(copy.readers.values_list("user_id", flat=True)) == [table.player.pk]
+    image = EntryImage.objects.get(entry=copy)
+    assert image.label == "печать" and image.name != letter.images.get().name
+    assert (Path(settings.MEDIA_ROOT) / image.name).exists()
+    handout = TableEvent.objects.get(campaign=new, kind="handout")
+    assert handout.payload["entry"] == copy.pk
+    assert handout.payload["images"] == [
+        {"url": f"/campaigns/{new.pk}/journal/{copy.pk}/images/{image.pk}/"}
+    ]

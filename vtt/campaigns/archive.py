@@ -158,6 +158,9 @@ PARTS: tuple[Part, ...] = (
         soft={"map_id": "maps.map"},
     ),
     Part("prep.roommonster", "room__dungeon__campaign"),
+    Part("journal.entry", "campaign", soft={"room_id": "prep.room"}),
+    Part("journal.entryreader", "entry__campaign"),
+    Part("journal.entryimage", "entry__campaign", media={"name": "journal"}),
     Part("table.roll", "campaign", json={"result": PLAIN}),
     Part("table.initiativeentry", "campaign"),
     Part("table.initiativestate", "campaign"),
@@ -195,6 +198,7 @@ OBJECT_LABELS: dict[str, str] = {
     "random_table": "prep.randomtable",
     "table_result": "prep.tableresult",
     "table_state": PIDS,
+    "journal_entry": "journal.entry",
 }
 # Keys whose integer value is a row id wherever they appear in a table state (``TableState``'s
 # JSON, and the ``table_state`` subtrees of ``tablestate`` events).
@@ -208,6 +212,7 @@ PID = "pid"  # a Savage Worlds participant id: "c<character id>"
 PID_RE = re.compile(r"^c(\d+)$")
 COMBATANT_RE = re.compile(r"^t(\d+)$")
 MAP_URL_RE = re.compile(r"/campaigns/(\d+)/maps/(\d+)/(?:background/|tokens/(\d+)/image/)")
+JOURNAL_URL_RE = re.compile(r"/campaigns/(\d+)/journal/(\d+)/images/(\d+)/")
 
 
 class Refs:
@@ -313,7 +318,15 @@ class Refs:
                 f"/campaigns/{cid}/maps/{mid}/tokens/{self._id('maps.token', int(token_id))}/image/"
             )
 
-        return MAP_URL_RE.sub(repl, url)
+        def journal(match: re.Match) -> str:
+            campaign, entry_id, image_id = (int(g) for g in match.groups())
+            if self.campaign is not None and campaign == self.campaign[0]:
+                campaign = self.campaign[1]
+            entry_id = self._id("journal.entry", entry_id)
+            image_id = self._id("journal.entryimage", image_id)
+            return f"/campaigns/{campaign}/journal/{entry_id}/images/{image_id}/"
+
+        return JOURNAL_URL_RE.sub(journal, MAP_URL_RE.sub(repl, url))
 
     def preimage(self, text: str) -> str:
         """A hidden roll's preimage is canonical JSON holding the roll id: remap and re-encode."""

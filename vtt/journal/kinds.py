@@ -11,5 +11,6 @@ register(
         {"entry": req(int), "title": req(str), "html": req(str), "images": req(list),
          "actor_name": opt(str)},
         (V.EVERYONE, V.WHISPER),
+        ids={"entry": "journal_entry"},
     ),
 )  # fmt: skip

@@ -37,7 +37,6 @@ class Entry(models.Model):
     title = models.CharField(_("title"), max_length=TITLE_MAX)
     body = models.TextField(_("text"), blank=True, max_length=BODY_MAX)
     sharing = models.CharField(max_length=16, choices=Sharing.choices, default=Sharing.NOBODY)
-    readers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="+")
     shared_with_referee = models.BooleanField(default=False)
     # A dungeon room (vtt.prep) this entry belongs to; kept as an id so the journal names no
     # other app's model and a deleted room leaves the entry.
@@ -50,6 +49,21 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+class EntryReader(models.Model):
+    """A chosen player who reads an entry (an own row, so the campaign archive carries it)."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="readers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "user"], name="journal_one_reader_row")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} @ {self.entry_id}"
 
 
 class EntryImage(models.Model):

@@ -22,7 +22,7 @@ def visible(membership: Membership) -> QuerySet[Entry]:
         return qs.filter(Q(is_note=False) | Q(author_id=user_id) | Q(shared_with_referee=True))
     return qs.filter(
         Q(is_note=False, sharing=Sharing.EVERYONE)
-        | Q(is_note=False, sharing=Sharing.CHOSEN, readers__id=user_id)
+        | Q(is_note=False, sharing=Sharing.CHOSEN, readers__user_id=user_id)
         | Q(is_note=True, author_id=user_id)
     ).distinct()
 
@@ -73,7 +73,7 @@ def handout(entry: Entry, reader: Membership | None) -> dict[str, Any]:
         "entry": entry.pk,
         "title": entry.title,
         "html": body_html(entry, reader),
-        "images": [image_url(entry, img.pk) for img in entry.images.all()],
+        "images": [{"url": image_url(entry, img.pk)} for img in entry.images.all()],
     }
 
 
@@ -94,7 +94,7 @@ def entry_data(entry: Entry, membership: Membership) -> dict[str, Any]:
         data.update(
             body=entry.body,
             sharing=entry.sharing,
-            readers=sorted(entry.readers.values_list("id", flat=True)),
+            readers=sorted(entry.readers.values_list("user_id", flat=True)),
             shared_with_referee=entry.shared_with_referee,
             room_id=entry.room_id,
         )

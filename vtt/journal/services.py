@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from vtt.campaigns.models import Membership, Role
 from vtt.core.errors import Conflict, Invalid
 from vtt.journal import selectors
-from vtt.journal.models import BODY_MAX, TITLE_MAX, Entry, EntryImage, Sharing
+from vtt.journal.models import BODY_MAX, TITLE_MAX, Entry, EntryImage, EntryReader, Sharing
 from vtt.maps import images
 
 ENTRIES_MAX = 500  # entries and notes in one campaign
@@ -141,7 +141,10 @@ def _apply_sharing(
     entry.room_id = _clean_room(membership, room_id)
     entry.save(update_fields=["sharing", "room_id"])
     if readers is not None:
-        entry.readers.set(_clean_readers(membership, readers))
+        entry.readers.all().delete()
+        EntryReader.objects.bulk_create(
+            EntryReader(entry=entry, user_id=uid) for uid in _clean_readers(membership, readers)
+        )
 
 
 def _clean_room(membership: Membership, room_id: object) -> int | None:
@@ -207,7 +210,9 @@ def entry_show(membership: Membership, entry: Entry) -> list:
             Membership.objects.filter(
                 campaign_id=entry.campaign_id,
                 role=Role.PLAYER,
-                user__in=entry.readers.all() if entry.sharing == Sharing.CHOSEN else [],
+                user_id__in=entry.readers.values("user_id")
+                if entry.sharing == Sharing.CHOSEN
+                else [],
             ).select_related("user")
         )
         if not readers:

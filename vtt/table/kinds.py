@@ -84,6 +84,7 @@ OBJECTS = {
     "random_table": "a referee's random table",
     "table_result": "a roll on a random table",
     "table_state": "a ruleset's table state (Savage Worlds participant ids and sheets)",
+    "journal_entry": "a journal entry",
 }
 
 EVERYONE_OR_BLIND = (V.EVERYONE, V.BLIND)
