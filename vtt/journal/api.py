@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from vtt.core.api import OBJECT_LIST
 from vtt.core.commands import respond
 from vtt.journal import commands, selectors, services
 from vtt.journal.models import BODY_MAX, TITLE_MAX, Sharing
@@ -33,7 +34,7 @@ def _valid(request: Request, *, partial: bool) -> dict:
 
 
 class Entries(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="campaigns_journal_list")
+    @extend_schema(responses=OBJECT_LIST, operation_id="campaigns_journal_list")
     def get(self, request: Request, pk: int) -> Response:
         """The entries and notes the caller may read."""
         membership = authorize(request.user, pk, Action.VIEW)
