@@ -156,6 +156,7 @@ def _request_schemas() -> list[tuple[str, str, dict[str, Any]]]:
 
 def _sweep_ids(world: World) -> dict[str, Any]:
     """Path parameters that all belong to the Dungeon World campaign (the referee's)."""
+    from vtt.journal.models import Entry, EntryImage
     from vtt.maps.models import Map, MapNote, Token
     from vtt.prep.models import Dungeon, RandomTable, Room, RoomMonster
     from vtt.table.models import InitiativeEntry, Roll
@@ -175,6 +176,8 @@ def _sweep_ids(world: World) -> dict[str, Any]:
         "rid": Room.objects.filter(dungeon__campaign=dw).first().pk,
         "mid": RoomMonster.objects.filter(room__dungeon__campaign=dw).first().pk,
         "tid": RandomTable.objects.filter(campaign=dw).first().pk,
+        "jid": Entry.objects.filter(campaign=dw).first().pk,
+        "image_id": EntryImage.objects.filter(entry__campaign=dw).first().pk,
         "cid": pc.pk,
         "pending_id": PendingMove.objects.filter(character=pc).values_list("pk", flat=True).first()
         or 0,

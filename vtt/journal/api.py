@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from vtt.core import serializers
 from vtt.core.api import OBJECT_LIST
 from vtt.core.commands import respond
 from vtt.journal import commands, selectors, services
@@ -18,7 +18,7 @@ from vtt.maps import uploads
 from vtt.permissions import Action, authorize
 
 
-class EntryRequest(serializers.Serializer):
+class JournalEntryRequest(serializers.Serializer):
     title = serializers.CharField(max_length=TITLE_MAX)
     body = serializers.CharField(max_length=BODY_MAX, required=False, allow_blank=True)
     sharing = serializers.ChoiceField(choices=Sharing.choices, required=False)
@@ -28,7 +28,7 @@ class EntryRequest(serializers.Serializer):
 
 
 def _valid(request: Request, *, partial: bool) -> dict:
-    shape = EntryRequest(data=request.data, partial=partial)
+    shape = JournalEntryRequest(data=request.data, partial=partial)
     shape.is_valid(raise_exception=True)
     return dict(shape.validated_data)
 
@@ -42,7 +42,7 @@ class Entries(APIView):
             [selectors.entry_data(e, membership) for e in selectors.visible(membership)]
         )
 
-    @extend_schema(request=EntryRequest, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=JournalEntryRequest, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
         """The referee writes an entry; a player writes a private note."""
         membership = authorize(request.user, pk, Action.PLAY)
@@ -56,7 +56,7 @@ class EntryDetail(APIView):
         membership = authorize(request.user, pk, Action.VIEW)
         return Response(selectors.entry_data(selectors.entry_for(membership, jid), membership))
 
-    @extend_schema(request=EntryRequest, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=JournalEntryRequest, responses=OpenApiTypes.OBJECT)
     def patch(self, request: Request, pk: int, jid: int) -> Response:
         membership = authorize(request.user, pk, Action.PLAY)
         entry = selectors.entry_for(membership, jid)
