@@ -64,8 +64,14 @@ INSTALLED_APPS = [
     "vtt.characters",
     "vtt.prep",
     "vtt.tablestate",
-    "vtt.tales_web",
     "vtt.maps",
+    # Each ruleset's web side (vtt/rulesets/base.py): the generic apps above reach them only
+    # through vtt.rulesets.registry.
+    "vtt.rulesets.dungeon_world.apps.DungeonWorldConfig",
+    "vtt.rulesets.crows.apps.CrowsConfig",
+    "vtt.rulesets.city_of_judas.apps.CityOfJudasConfig",
+    "vtt.rulesets.tales.apps.TalesConfig",
+    "vtt.rulesets.savage_worlds.apps.SavageWorldsConfig",
 ]
 
 MIDDLEWARE = [

@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from vtt.campaigns.views import home
 from vtt.core.views import favicon, healthz
+from vtt.rulesets.registry import urlpatterns as ruleset_urlpatterns
 
 urlpatterns = [
     path("", home, name="home"),
@@ -15,9 +16,9 @@ urlpatterns = [
     path("", include("vtt.table.urls")),
     path("", include("vtt.maps.urls")),
     path("", include("vtt.prep.urls")),
-    path("", include("vtt.tales_web.urls")),
     path("", include("vtt.characters.urls")),
-    path("", include("vtt.characters.inventory_urls")),
+    # Each ruleset's own pages (vtt/rulesets/<key>/urls.py), through its plugin.
+    path("", include(ruleset_urlpatterns())),
 ]
 
 # JSON under /api/, the site's pages elsewhere (vtt/core/views.py).

@@ -1,4 +1,4 @@
-/* The Crows inventory slot board (templates/inventory/board.html).
+/* The Crows inventory slot board (vtt/rulesets/crows/templates/crows/inventory.html).
  *
  * The server knows the rules: every drop is a character action, the `character.move` command
  * (POST /api/characters/<id>/moves/<action>/ {params}), sent over the table socket (socket.js)

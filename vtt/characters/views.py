@@ -34,6 +34,7 @@ from vtt.characters.visibility import can_edit, can_see_full, public_state
 from vtt.core import jsonsafe
 from vtt.core.errors import Invalid, ServiceError
 from vtt.permissions import Action, authorize, authorize_character, can
+from vtt.rulesets.registry import web_for
 from vtt.table.models import EventCursor
 
 IMPORT_MAX_BYTES = 512 * 1024
@@ -545,6 +546,7 @@ def character_sheet(request: HttpRequest, cid: int) -> HttpResponse:
         "move_buttons": [_button(m) for m in moves],
         "action_buttons": [_button(m) for m in actions],
         "config": config,
+        "sheet_links": web_for(character.ruleset).sheet_links(character) if full else [],
     }
     return render(request, "characters/sheet.html", context)
 

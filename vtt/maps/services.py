@@ -68,6 +68,7 @@ from vtt.maps.selectors import (
     token_owner_id,
     token_visible,
 )
+from vtt.rulesets.registry import web_for
 from vtt.table.models import Visibility as V
 from vtt.table.services import Draft, publish, publish_many
 
@@ -229,10 +230,10 @@ def _cells(m: Map, values: Any) -> list[tuple[int, int]]:
 
 
 def default_distance(ruleset: str, kind: str) -> tuple[Decimal, str]:
-    """5 ft squares everywhere (Crows: rules digest 1.1, L670); a Crows travel hex is 5 miles
-    (digest 2.1, L953); other games' hexes default to 6 miles."""
+    """5 ft squares everywhere; a hex is as many miles as the ruleset's plugin says (6 unless
+    its rules give another length)."""
     if kind == GridKind.HEX:
-        return (Decimal(5), "mi") if ruleset == "crows" else (Decimal(6), "mi")
+        return web_for(ruleset).hex_miles, "mi"
     return Decimal(5), "ft"
 
 
@@ -736,10 +737,9 @@ def _move_locked(
             )
     start = (token.col, token.row)
     distance = grid_distance(start, target, kind=m.kind, orientation=m.orientation, metric=m.metric)
-    if m.campaign.ruleset == "crows" and m.kind == GridKind.SQUARE:
-        from vtt.maps import battle  # battle reads this module's neighbours; import late
-
-        battle.walk_token(
+    web = web_for(m.campaign.ruleset)
+    if web.battle_squares and m.kind == GridKind.SQUARE:
+        web.walk_token(
             m=m, actor=actor, role=role, token=token, start=start, target=tuple(target), path=path
         )
     token.col, token.row = target

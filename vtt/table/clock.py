@@ -17,12 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from systems import get_ruleset
 from systems.core.dice import Dice, RandomDice
 from systems.core.ruleset import RulesError
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign
 from vtt.core.errors import Conflict, Invalid, invalid_from_rules
+from vtt.rulesets.registry import web_for
 from vtt.table.models import ClockState, DungeonClock
 from vtt.table.models import Visibility as V
 from vtt.table.services import publish
@@ -113,10 +113,11 @@ def clock_configure(
 def _enter_dungeon(clock: DungeonClock, campaign: Campaign, dungeon: str, dice: Dice) -> bool:
     """Rulesets with a dungeon state (Crows) need the party inside before turns can end.
     True when the party has just entered (its turns count from 1 again)."""
-    ruleset = get_ruleset(campaign.ruleset)
-    if not hasattr(ruleset, "end_dungeon_turn") or not hasattr(ruleset, "default_campaign"):
+    web = web_for(campaign.ruleset)
+    if not web.has_dungeon_turns():
         return False
-    state = clock.ruleset_state or ruleset.default_campaign()
+    ruleset = web.rules
+    state = clock.ruleset_state or web.campaign_state_default()
     if state.get("in_dungeon"):
         return False
     try:
@@ -248,17 +249,15 @@ def _end_turn_locked(
     from vtt.characters.services import record_procedure_result
 
     campaign = Campaign.objects.get(pk=clock.campaign_id)
-    ruleset = get_ruleset(campaign.ruleset)
+    web = web_for(campaign.ruleset)
     ended_turn = clock.turn
-    procedure = getattr(ruleset, procedure_name, None)
+    procedure = getattr(web.rules, procedure_name) if web.has_dungeon_turns() else None
     results: list[dict[str, Any]] = []
     if procedure is not None:
         characters = list(
             Character.objects.select_for_update().filter(campaign=campaign).order_by("pk")
         )
-        state = clock.ruleset_state or (
-            ruleset.default_campaign() if hasattr(ruleset, "default_campaign") else {}
-        )
+        state = clock.ruleset_state or web.campaign_state_default()
         # The clock row holds the turn number; the ruleset's copy follows it, so the log, the
         # panel and the rules never disagree about which turn ended.
         state = {**state, "turn": ended_turn}
@@ -373,8 +372,7 @@ def clock_rest(*, campaign: Campaign, actor: User, dice: Dice | None = None) -> 
     clock = _lock(campaign)
     if clock.state != ClockState.RUNNING:
         raise Conflict(_("The clock is not running."), code="clock_not_running")
-    ruleset = get_ruleset(campaign.ruleset)
-    name = "start_rest" if hasattr(ruleset, "start_rest") else "end_dungeon_turn"
+    name = web_for(campaign.ruleset).rest_procedure()
     if clock.mode == "timer":
         clock.deadline = timezone.now()  # the next turn starts now
     _end_turn_locked(clock, actor=actor, dice=dice or RandomDice(), procedure_name=name)
@@ -387,10 +385,11 @@ def clock_conspicuous(
 ) -> DungeonClock:
     """A conspicuous action makes an extra encounter check (Crows L518-L524)."""
     clock = _lock(campaign)
-    ruleset = get_ruleset(campaign.ruleset)
-    if clock.state != ClockState.RUNNING or not hasattr(ruleset, "end_dungeon_turn"):
+    web = web_for(campaign.ruleset)
+    if clock.state != ClockState.RUNNING or not web.has_dungeon_turns():
         raise Conflict(_("No dungeon turn is running."), code="clock_not_running")
-    state = {**(clock.ruleset_state or ruleset.default_campaign()), "turn": clock.turn}
+    ruleset = web.rules
+    state = {**(clock.ruleset_state or web.campaign_state_default()), "turn": clock.turn}
     try:
         outcome = ruleset.resolve(
             "encounter_check",

@@ -35,6 +35,7 @@ from vtt.core.commands import Answer, Command, execute
 from vtt.core.errors import Invalid, ServiceError
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, can
+from vtt.rulesets.registry import web_for
 from vtt.table import commands, services
 from vtt.table.events import visible_events, wire
 from vtt.table.models import USER_CHOICES, EventCursor
@@ -47,14 +48,13 @@ LOG_WINDOW = 300
 # systems/core/odds.py); the preview fires as the user types, so it has its own bucket.
 ODDS_BUCKET = TokenBucket("odds", burst=30, per_second=5)
 QUICK_DICE = ("1d4", "1d6", "1d8", "1d10", "1d12", "1d20", "1d100", "2d6")
-# PbtA rulesets read 2d6+stat in three bands; others get a target number ("chance of N+").
-PBTA_RULESETS = {"dungeon_world", "city_of_judas"}
+# PbtA rulesets (their plugin's ``odds_bands``) read 2d6+stat in three bands; others get a
+# target number ("chance of N+").
 PBTA_BANDS: tuple[tuple[str, int | None, int | None], ...] = (
     ("10+", 10, None),
     ("7–9", 7, 9),
     ("6−", None, 6),
 )
-DEFAULT_TARGET = {"savage_worlds": 4}
 
 
 class RollForm(forms.Form):
@@ -92,6 +92,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any]:
     campaign = membership.campaign
+    web = web_for(campaign.ruleset)
     is_referee = membership.role == Role.REFEREE
     can_play = can(membership, Action.PLAY) and not campaign.is_archived
     # Head first, then the events up to it and the initiative: the socket replays everything
@@ -145,13 +146,15 @@ def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any
         "quick_dice": [(d, d[1:] if d.startswith("1d") else d) for d in QUICK_DICE],
         "roll_key": new_key(),
         "panels": table_panels(campaign.ruleset),
-        "pbta": campaign.ruleset in PBTA_RULESETS,
-        "default_target": DEFAULT_TARGET.get(campaign.ruleset),
+        "ruleset_panels": web.table_panels,
+        "pbta": web.odds_bands == "pbta",
+        "default_target": web.default_target,
     }
 
 
 def table_panels(ruleset_key: str) -> dict[str, bool]:
-    """Which optional panels the table shows: the ruleset says what its rules have."""
+    """Which generic panels the table shows: the ruleset says what its rules have (its own
+    panels come from its plugin, ``RulesetWeb.table_panels``)."""
     ruleset = get_ruleset(ruleset_key)
     return {"clock": ruleset.dungeon_clock, "initiative": ruleset.initiative_tracker}
 

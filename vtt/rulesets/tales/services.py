@@ -21,7 +21,7 @@ from vtt.campaigns.models import Campaign
 from vtt.characters import services as character_services
 from vtt.characters.models import Character
 from vtt.core.errors import Conflict, Invalid, invalid_from_rules
-from vtt.tales_web.models import CharacterWizard
+from vtt.rulesets.tales.models import CharacterWizard
 
 TALES = "tales"
 ACTIONS = (

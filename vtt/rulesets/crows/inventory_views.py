@@ -77,7 +77,7 @@ def inventory_page(request: HttpRequest, cid: int) -> HttpResponse:
         "editable": editable,
         "config": config,
     }
-    return render(request, "inventory/board.html", context)
+    return render(request, "crows/inventory.html", context)
 
 
 def area_layout() -> list[tuple[str, str, int]]:

@@ -22,7 +22,7 @@ from vtt.campaigns.models import Membership
 from vtt.core.errors import ServiceError
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize
-from vtt.tales_web import services
+from vtt.rulesets.tales import services
 
 WIZARD_BUCKET = TokenBucket("wizard", burst=20, per_second=4)
 TEMPLATE = "tales/wizard.html"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from vtt.tales_web import views
+from vtt.rulesets.tales import views
 
 urlpatterns = [
     path("campaigns/<int:pk>/tales/wizard/", views.wizard_page, name="tales_wizard"),
