@@ -264,7 +264,7 @@ def build_rich_campaign(table, ruleset: str) -> Campaign:
         # an attack on the battle map: the move event carries the map and both tokens
         from systems.crows.inventory import place
         from systems.crows.items import make_item
-        from vtt.maps import combat
+        from vtt.rulesets.crows import combat
 
         sword = make_item(
             "sword", "Меч", kind="sword", damage={"type": "melee", "tier2": "3", "tier3": "5"}

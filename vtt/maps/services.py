@@ -79,6 +79,7 @@ TOKEN_NAME_MAX = 60
 NOTE_MAX = 2000
 CELL_PX = (16, 256)
 MAX_CELLS_PER_REQUEST = MAX_SIDE * MAX_SIDE
+MAX_PATH = 200  # squares in one dragged path
 MAX_TOKENS = 2000
 MAX_NOTES = 1000
 MAX_SPEED = 1000
@@ -678,7 +679,7 @@ def token_move(*, map: Map, **move: Any) -> tuple[Token, int]:
     round. Returns ``(token, distance)``. ``move``: ``actor``, ``role``, ``token_id``, ``col``,
     ``row`` and ``path``, as for ``token_move_on`` (which the API uses: it also applies the
     players' active-map rule). During a Crows combat the move walks the creature's Move
-    maneuver (``vtt.maps.battle.walk_token``; ``path`` lists the squares entered).
+    maneuver (the ruleset plugin's ``walk_token``; ``path`` lists the squares entered).
 
     Players may move only their own characters' tokens, which they can see, and only onto
     revealed cells; anything else on the map does not exist for them (404-like ``no_token``).

@@ -55,6 +55,7 @@ class RulesetWebFeatures(Protocol):
     hex_miles: Decimal
 
     def urlpatterns(self) -> Sequence[URLPattern | URLResolver]: ...
+    def api_urlpatterns(self) -> Sequence[URLPattern | URLResolver]: ...
     def sheet_links(self, character: Character) -> list[tuple[str, str]]: ...
     def sheet_validator(self, kind: str) -> Callable[[dict], dict]: ...
     def sheet_rules_hook(self, kind: str) -> Callable[[dict], dict] | None: ...
@@ -98,7 +99,11 @@ class RulesetWeb:
         return get_ruleset(self.key)
 
     def urlpatterns(self) -> Sequence[URLPattern | URLResolver]:
-        """Pages and endpoints of the ruleset, included at the site's root."""
+        """Pages of the ruleset, included at the site's root."""
+        return ()
+
+    def api_urlpatterns(self) -> Sequence[URLPattern | URLResolver]:
+        """REST endpoints of the ruleset, included under /api/."""
         return ()
 
     def sheet_links(self, character: Character) -> list[tuple[str, str]]:
@@ -175,4 +180,4 @@ class RulesetAppConfig(AppConfig):
     web: RulesetWeb
 
     def ready(self) -> None:
-        """Import the modules that register socket commands and hooks."""
+        """Import the modules that register socket commands and hooks (a plugin overrides)."""

@@ -38,5 +38,10 @@ def ruleset_choices() -> list[tuple[str, str]]:
 
 
 def urlpatterns() -> list[URLPattern | URLResolver]:
-    """Every ruleset's pages and endpoints, for the site's URL configuration."""
+    """Every ruleset's pages, for the site's URL configuration."""
     return [pattern for web in all_webs() for pattern in web.urlpatterns()]
+
+
+def api_urlpatterns() -> list[URLPattern | URLResolver]:
+    """Every ruleset's REST endpoints, included under /api/."""
+    return [pattern for web in all_webs() for pattern in web.api_urlpatterns()]

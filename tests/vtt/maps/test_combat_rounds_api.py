@@ -13,7 +13,8 @@ from systems.core.dice import ScriptedDice
 from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
-from vtt.maps import battle, services
+from vtt.maps import services
+from vtt.rulesets.crows import battle
 from vtt.table.models import DungeonClock, TableEvent
 
 RS = get_ruleset("crows")

@@ -19,8 +19,9 @@ from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import PendingMove
-from vtt.maps import battle, combat, services
+from vtt.maps import services
 from vtt.maps.models import Token
+from vtt.rulesets.crows import battle, combat
 from vtt.table.models import DungeonClock, TableEvent
 
 RS = get_ruleset("crows")

@@ -17,7 +17,8 @@ from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import PendingMove
-from vtt.maps import combat, services
+from vtt.maps import services
+from vtt.rulesets.crows import combat
 from vtt.table.models import TableEvent
 
 RS = get_ruleset("crows")

@@ -31,8 +31,8 @@ from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import Character
 from vtt.maps import services as map_services
-from vtt.maps import travel
 from vtt.routing import websocket_urlpatterns
+from vtt.rulesets.crows import travel
 from vtt.table.models import DungeonClock, TableEvent
 
 RS = get_ruleset("crows")

@@ -9,7 +9,7 @@ import pytest
 
 from systems.core.dice import ScriptedDice
 from tests.vtt.maps.test_travel_api import Journey
-from vtt.maps import travel
+from vtt.rulesets.crows import travel
 from vtt.table.models import TableEvent
 
 

@@ -9,8 +9,9 @@ from django.utils.translation import gettext as _
 
 from systems.crows.terms_b import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
 from vtt.campaigns.models import Membership, Role
-from vtt.maps import battle, selectors, travel
+from vtt.maps import selectors
 from vtt.maps.models import Map
+from vtt.rulesets.crows import battle, travel
 
 
 def crows_config(membership: Membership, m: Map | None) -> dict[str, Any]:

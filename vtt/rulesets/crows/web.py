@@ -30,6 +30,11 @@ class CrowsWeb(RulesetWeb):
 
         return urlpatterns
 
+    def api_urlpatterns(self) -> Sequence[URLPattern | URLResolver]:
+        from vtt.rulesets.crows.urls import api_urlpatterns
+
+        return api_urlpatterns
+
     def sheet_links(self, character: Any) -> list[tuple[str, str]]:
         return [(_("Inventory"), reverse("character_inventory", args=[character.pk]))]
 
@@ -54,7 +59,7 @@ class CrowsWeb(RulesetWeb):
         }
 
     def walk_token(self, **kwargs: Any) -> None:
-        from vtt.maps import battle
+        from vtt.rulesets.crows import battle
 
         battle.walk_token(**kwargs)
 

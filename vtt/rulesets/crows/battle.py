@@ -42,6 +42,7 @@ from vtt.core.errors import Conflict, Invalid, ServiceError, invalid_from_rules
 from vtt.maps import selectors
 from vtt.maps.fog import Fog
 from vtt.maps.models import GridKind, Map, Token
+from vtt.maps.services import MAX_PATH
 from vtt.table.models import DungeonClock
 from vtt.table.models import Visibility as V
 from vtt.table.services import publish
@@ -75,7 +76,6 @@ PLAYER_STEPS = {
     "join",
 }
 TAUNT_RANGE = 10  # squares (L761)
-MAX_PATH = 200  # squares in one dragged path
 COST_KEYS = {c.key for c in COSTS}
 COST_NAMES = {c.key: {"ru": c.ru.lower(), "en": c.en.lower()} for c in COSTS}
 SIDE_NAMES = {

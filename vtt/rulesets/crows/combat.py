@@ -28,11 +28,11 @@ from vtt.campaigns.models import Role
 from vtt.characters import services as character_services
 from vtt.characters.models import Character, Kind, PendingMove
 from vtt.core.errors import Conflict, Invalid, ServiceError, invalid_from_rules
-from vtt.maps import battle
 from vtt.maps.fog import Fog
 from vtt.maps.models import GridKind, Map, Token
 from vtt.maps.selectors import parse_key, token_visible
 from vtt.maps.services import _lock, can_move
+from vtt.rulesets.crows import battle
 
 PARTY = "party"
 # a plain token's size from its space, for a grab's size check (L690-L699)
