@@ -22,10 +22,10 @@ GENERIC_APPS = ("accounts", "campaigns", "characters", "maps", "table", "prep", 
 # Templates of the generic apps (a ruleset's templates live in vtt/rulesets/<key>/templates/).
 GENERIC_TEMPLATES = ("campaigns", "characters", "maps", "partials", "prep", "registration", "table")
 KEYS = sorted(r.key for r in RULESETS)
-KEY_LITERAL = re.compile(r"""["'](%s)["']""" % "|".join(KEYS))
+ANY_KEY = "|".join(KEYS)
+KEY_LITERAL = re.compile(rf"""["']({ANY_KEY})["']""")
 RULESET_IMPORT = re.compile(
-    r"\b(?:systems|vtt\.rulesets)\.(%s)\b|from vtt\.rulesets import (%s)\b"
-    % ("|".join(KEYS), "|".join(KEYS))
+    rf"\b(?:systems|vtt\.rulesets)\.({ANY_KEY})\b|from vtt\.rulesets import ({ANY_KEY})\b"
 )
 # Where a generic app still names a ruleset, each with the reason it stays for now.
 KNOWN: dict[str, str] = {}
@@ -59,9 +59,7 @@ def _hits() -> list[str]:
 
 def test_generic_apps_name_no_ruleset() -> None:
     hits = [h for h in _hits() if h.split(":", 1)[0] not in KNOWN]
-    assert not hits, "generic code names a ruleset; ask vtt.rulesets.registry:\n" + "\n".join(
-        hits
-    )
+    assert not hits, "generic code names a ruleset; ask vtt.rulesets.registry:\n" + "\n".join(hits)
 
 
 def test_known_exceptions_are_still_needed() -> None:
