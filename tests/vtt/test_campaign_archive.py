@@ -40,6 +40,7 @@ from vtt.characters.models import Character
 from vtt.maps import services as map_services
 from vtt.prep import library
 from vtt.prep import services as prep_services
+from vtt.rulesets.savage_worlds import table_state as sw_table_state
 from vtt.table import clock
 from vtt.table import services as table_services
 from vtt.table.models import DungeonClock, InitiativeEntry, Roll, TableEvent
@@ -330,7 +331,7 @@ def build_rich_campaign(table, ruleset: str) -> Campaign:
             dice=ScriptedDice([1, 2]),
         )
         assert pending is not None
-        tablestate_services.benny_choice(
+        sw_table_state.benny_choice(
             campaign=c,
             actor=p1,
             role="player",

@@ -18,9 +18,27 @@ from vtt.rulesets.base import RulesetWeb, RulesetWebFeatures
 from vtt.rulesets.registry import all_webs, web_for
 
 ROOT = Path(settings.BASE_DIR)
-GENERIC_APPS = ("accounts", "campaigns", "characters", "maps", "table", "prep", "core")
+GENERIC_APPS = (
+    "accounts",
+    "campaigns",
+    "characters",
+    "maps",
+    "table",
+    "tablestate",
+    "prep",
+    "core",
+)
 # Templates of the generic apps (a ruleset's templates live in vtt/rulesets/<key>/templates/).
-GENERIC_TEMPLATES = ("campaigns", "characters", "maps", "partials", "prep", "registration", "table")
+GENERIC_TEMPLATES = (
+    "campaigns",
+    "characters",
+    "maps",
+    "partials",
+    "prep",
+    "registration",
+    "table",
+    "tablestate",
+)
 KEYS = sorted(r.key for r in RULESETS)
 ANY_KEY = "|".join(KEYS)
 KEY_LITERAL = re.compile(rf"""["']({ANY_KEY})["']""")

@@ -1103,9 +1103,9 @@ class _Importer:
                     f"character {obj.name!r}: the sheet is not valid ({exc})"
                 ) from exc
         elif part.label == "tablestate.tablestate":
-            from vtt.tablestate.services import SUPPORTED, validate_state
+            from vtt.tablestate.services import keeps_state, validate_state
 
-            if obj.ruleset in SUPPORTED:
+            if keeps_state(obj.ruleset):
                 try:
                     validate_state(obj.ruleset, obj.state)
                 except (RulesError, TypeError, ValueError, KeyError) as exc:

@@ -7,7 +7,8 @@ rules have and generic code calls the features without probing for them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
@@ -29,6 +30,46 @@ InitiativeStyle = Literal["ordered", "cards", "sides"] | None
 # Bands the odds preview adds: ``"pbta"`` gives 10+, 7–9 and 6−.
 OddsBands = Literal["pbta"] | None
 SheetKind = Literal["pc", "npc"]
+# Who may make a move of the campaign-wide rules state: the referee only, or also a player for
+# their own character.
+RULES_STATE_REFEREE = "referee"
+RULES_STATE_CONTROLLER = "controller"
+
+
+@dataclass(frozen=True)
+class RulesState:
+    """A ruleset's campaign-wide rules state, kept by ``vtt.tablestate`` (one row per campaign,
+    written under a row lock, published as ``tablestate`` events): which pair of the rules'
+    procedures makes and checks it (``default_table``/``validate_table`` or
+    ``default_battle``/``validate_battle``), who may make each move, the web side's hooks
+    around the rules' moves, and what each viewer may see."""
+
+    procedures: Literal["table", "battle"]
+    panel_title: str | Promise
+    # move → RULES_STATE_REFEREE or RULES_STATE_CONTROLLER (rules moves and web actions alike)
+    roles: Mapping[str, str]
+    # (ts, characters, *, referee) → the snapshot this viewer may see
+    snapshot: Callable[..., dict[str, Any]]
+    # (ts, characters the viewer controls, *, referee) → what they can act with
+    mine: Callable[..., list[dict[str, Any]]]
+    # move → (ts, campaign, actor, role, params) → (params for the rules, extra data)
+    prepare: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # move → (ts, campaign, actor, outcome, extra) → data for the log
+    after: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # web-side actions next to the rules' moves: move → (ts, campaign, actor, role, params)
+    actions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # (campaign) → extra keys of the panel script's configuration
+    panel_config: Callable[..., dict[str, Any]] | None = None
+
+    def default(self, rules: Ruleset) -> dict[str, Any]:
+        if self.procedures == "table":
+            return rules.default_table()  # type: ignore[attr-defined]
+        return rules.default_battle()  # type: ignore[attr-defined]
+
+    def validate(self, rules: Ruleset, state: dict[str, Any]) -> dict[str, Any]:
+        if self.procedures == "table":
+            return rules.validate_table(state)  # type: ignore[attr-defined]
+        return rules.validate_battle(state)  # type: ignore[attr-defined]
 
 
 @runtime_checkable
@@ -64,6 +105,7 @@ class RulesetWebFeatures(Protocol):
     def has_dungeon_turns(self) -> bool: ...
     def rest_procedure(self) -> str: ...
     def benny_pool(self) -> Any: ...
+    def rules_state(self) -> RulesState | None: ...
     def map_config(self, membership: Membership, m: Any) -> dict[str, Any]: ...
     def map_urls(self, campaign: Campaign) -> dict[str, str]: ...
     def walk_token(self, **kwargs: Any) -> None: ...
@@ -141,6 +183,10 @@ class RulesetWeb:
 
     def benny_pool(self) -> Any:
         """The services of a table-wide benny pool that moves spend from, or ``None``."""
+        return None
+
+    def rules_state(self) -> RulesState | None:
+        """The campaign-wide rules state the ruleset keeps (``vtt.tablestate``), if any."""
         return None
 
     def map_config(self, membership: Membership, m: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from vtt.rulesets.base import RulesetWeb
+from vtt.rulesets.base import RulesetWeb, RulesState
 
 
 class SavageWorldsWeb(RulesetWeb):
@@ -22,9 +22,14 @@ class SavageWorldsWeb(RulesetWeb):
     pc_validation = True
 
     def benny_pool(self) -> Any:
-        from vtt.tablestate import services
+        from vtt.rulesets.savage_worlds import table_state
 
-        return services
+        return table_state
+
+    def rules_state(self) -> RulesState:
+        from vtt.rulesets.savage_worlds.table_state import RULES_STATE
+
+        return RULES_STATE
 
     def demo_sheets(self) -> tuple[dict[str, Any], dict[str, Any]]:
         from vtt.rulesets.savage_worlds.demo import demo_sheets

@@ -9,7 +9,7 @@ from typing import Any
 from django.urls import URLPattern, URLResolver
 from django.utils.translation import gettext_lazy as _
 
-from vtt.rulesets.base import RulesetWeb
+from vtt.rulesets.base import RulesetWeb, RulesState
 
 
 class TalesWeb(RulesetWeb):
@@ -19,6 +19,11 @@ class TalesWeb(RulesetWeb):
     initiative_style = "sides"
     table_panels = ("tablestate/panel.html",)
     npc_defaults = True
+
+    def rules_state(self) -> RulesState:
+        from vtt.rulesets.tales.table_state import RULES_STATE
+
+        return RULES_STATE
 
     def urlpatterns(self) -> Sequence[URLPattern | URLResolver]:
         from vtt.rulesets.tales.urls import urlpatterns

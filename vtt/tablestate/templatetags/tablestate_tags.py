@@ -1,5 +1,6 @@
-"""``{% tablestate_panel %}``: the table-state panel on the table page (the Savage Worlds action
-deck, or the Tales battle record) with its initial snapshot and translated labels."""
+"""``{% tablestate_panel %}``: the campaign-wide rules state's panel on the table page (the
+ruleset's plugin names it in ``table_panels``) with its initial snapshot and translated labels;
+the plugin's ``RulesState`` gives the title and extra configuration."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from systems import get_ruleset
 from vtt.campaigns.models import Role
 from vtt.tablestate import selectors, services
 
@@ -138,24 +138,17 @@ def tablestate_panel(context: dict[str, Any]) -> dict[str, Any]:
         },
         "labels": js_labels(),
     }
-    if campaign.ruleset == services.TALES:
-        config["phases"], config["sides"] = _tales_names()
-        config["urls"]["wizard"] = reverse("tales_wizard", args=[campaign.pk])
+    declared = services.hooks(campaign.ruleset)
+    extra = declared.panel_config(campaign) if declared.panel_config else {}
+    config["urls"].update(extra.pop("urls", {}))
+    config.update(extra)
     return {
         "supported": True,
         "ruleset": campaign.ruleset,
+        "title": declared.panel_title,
+        "wizard_url": config["urls"].get("wizard"),
         "config": config,
         "is_referee": is_referee,
         "can_play": can_play,
         "campaign": campaign,
     }
-
-
-def _tales_names() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
-    """Phase and side names as the ruleset gives them (Russian terms from the seed)."""
-    described = get_ruleset("tales").describe()
-    phases = described["battle"]["fields"]["phase"]["choices"]
-    return (
-        {c["key"]: {"ru": c["ru"], "en": c["en"]} for c in phases},
-        {c["key"]: {"ru": c["ru"], "en": c["en"]} for c in described["sides"]},
-    )
