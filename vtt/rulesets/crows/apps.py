@@ -12,5 +12,6 @@ class CrowsConfig(RulesetAppConfig):
         # The travel day keeps the campaign's travel state in step with role checks made on
         # the sheets (an outcome hook registered with the characters' move service); an attack
         # reads the combat under way from the server (a parameter hook), whichever path made it.
-        # The commands register for the API views and the table socket alike.
-        from vtt.rulesets.crows import combat, commands, travel  # noqa: F401
+        # The commands register for the API views and the table socket alike, the event kinds
+        # (travel, combat) for publishing and the campaign archive.
+        from vtt.rulesets.crows import combat, commands, kinds, travel  # noqa: F401
