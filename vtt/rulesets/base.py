@@ -58,6 +58,9 @@ class RulesState:
     after: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     # web-side actions next to the rules' moves: move → (ts, campaign, actor, role, params)
     actions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # (ts, outcome, *, players) → the outcome's log text ({ru, en}) naming participants as these
+    # readers may see them, or None to keep the rules' text
+    name_outcome: Callable[..., dict[str, str] | None] | None = None
     # (campaign) → extra keys of the panel script's configuration
     panel_config: Callable[..., dict[str, Any]] | None = None
 
@@ -102,6 +105,12 @@ class RulesetWebFeatures(Protocol):
     def sheet_rules_hook(self, kind: str) -> Callable[[dict], dict] | None: ...
     def default_sheet(self, kind: str) -> dict[str, Any]: ...
     def campaign_state_default(self) -> dict[str, Any]: ...
+
+    # Results of the end of a dungeon turn only the referee sees (unless the campaign makes
+    # encounters public), and fields of other results kept from the players the same way.
+    secret_turn_results: frozenset[str]
+    secret_turn_fields: tuple[str, ...]
+
     def has_dungeon_turns(self) -> bool: ...
     def rest_procedure(self) -> str: ...
     def benny_pool(self) -> Any: ...
@@ -130,6 +139,8 @@ class RulesetWeb:
     battle_squares: ClassVar[bool] = False
     hex_travel: ClassVar[bool] = False
     hex_miles: ClassVar[Decimal] = Decimal(6)
+    secret_turn_results: ClassVar[frozenset[str]] = frozenset()
+    secret_turn_fields: ClassVar[tuple[str, ...]] = ()
     # Which of the rules' optional sheet procedures exist (``systems`` rulesets declare them as
     # methods; the plugin names them once here instead of generic code probing for them).
     npc_defaults: ClassVar[bool] = False

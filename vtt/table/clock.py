@@ -30,10 +30,6 @@ from vtt.table.services import publish
 log = logging.getLogger(__name__)
 
 LENGTH_CHOICES_MINUTES = (20, 30, 60)
-# Events of the end-of-turn procedure that only the referee sees (Crows: encounter rolls).
-REFEREE_ONLY_KINDS = {"encounter_check", "encounter_overdue"}
-# Fields of other results that only the referee may see (Crows: signed encounters and their rolls).
-REFEREE_ONLY_FIELDS = ("pending_encounters",)
 
 
 def _lock(campaign: Campaign | int) -> DungeonClock:
@@ -273,13 +269,15 @@ def _end_turn_locked(
             results.append(event)
             payload = {**event, "turn": event.get("turn", ended_turn), "ended_turn": ended_turn}
             kind = f"turn.{event.get('type', 'event')}"
-            secret_kind = event.get("type") in REFEREE_ONLY_KINDS and not clock.public_encounters
+            secret_kind = (
+                event.get("type") in web.secret_turn_results and not clock.public_encounters
+            )
             if hidden or secret_kind:
                 publish(campaign=campaign, kind=kind, payload=payload, visibility=V.BLIND)
                 continue
             secret = {
                 k: payload[k]
-                for k in REFEREE_ONLY_FIELDS
+                for k in web.secret_turn_fields
                 if k in payload and not clock.public_encounters
             }
             if secret:

@@ -214,24 +214,14 @@ def _public_outcome(outcome: Outcome | None) -> dict[str, Any] | None:
 def _named_outcome(
     ts: TableState, outcome: Outcome | None, *, players: bool
 ) -> dict[str, Any] | None:
-    """The outcome as its readers see it. A deal's text from the rules lists participants by
-    their ids ("Round 1: c12 (A♥), x:ambush (7♣)."); the log names them, and the players' copy
-    lists only those they may see (hidden NPCs and hidden groups of extras left out), as their
-    snapshot does."""
+    """The outcome as its readers see it: the plugin may name the participants its rules list
+    by id (``RulesState.name_outcome``), the players' copy only those they may see."""
     data = _public_outcome(outcome)
-    if data is None or outcome.move != "deal_round":
+    name = _declared(ts.ruleset).name_outcome
+    if data is None or name is None:
         return data
-    dealt = (ts.meta or {}).get("dealt") or {}
-    order = outcome.details.get("initiative") or []
-    shown = [e for e in order if not (players and dealt.get(e["id"], {}).get("hidden"))]
-    number = outcome.details.get("round")
-    text = {}
-    for lang, word in (("ru", "Раунд"), ("en", "Round")):
-        cards = ", ".join(
-            f"{dealt.get(e['id'], {}).get('name') or e['id']} ({e['label'][lang]})" for e in shown
-        )
-        text[lang] = f"{word} {number}: {cards}." if cards else f"{word} {number}."
-    return {**data, "text": text}
+    text = name(ts, outcome, players=players)
+    return {**data, "text": text} if text is not None else data
 
 
 def publish_state(

@@ -24,6 +24,9 @@ class CrowsWeb(RulesetWeb):
     hex_travel = True
     # A travel hex is 5 miles (the rulebook, «Путешествие»).
     hex_miles = Decimal(5)
+    # Encounter rolls and signed encounters are the referee's (the rulebook, «Встречи»).
+    secret_turn_results = frozenset({"encounter_check", "encounter_overdue"})
+    secret_turn_fields = ("pending_encounters",)
 
     def urlpatterns(self) -> Sequence[URLPattern | URLResolver]:
         from vtt.rulesets.crows.urls import urlpatterns

@@ -622,6 +622,25 @@ def benny_choice(
     return outcome, follow, get_or_create_state(campaign)
 
 
+def name_outcome(ts: TableState, outcome: Outcome, *, players: bool) -> dict[str, str] | None:
+    """A deal's text from the rules lists participants by their ids ("Round 1: c12 (A♥),
+    x:ambush (7♣)."); the log names them, and the players' copy lists only those they may see
+    (hidden NPCs and hidden groups of extras left out), as their snapshot does."""
+    if outcome.move != "deal_round":
+        return None
+    dealt = (ts.meta or {}).get("dealt") or {}
+    order = outcome.details.get("initiative") or []
+    shown = [e for e in order if not (players and dealt.get(e["id"], {}).get("hidden"))]
+    number = outcome.details.get("round")
+    text = {}
+    for lang, word in (("ru", "Раунд"), ("en", "Round")):
+        cards = ", ".join(
+            f"{dealt.get(e['id'], {}).get('name') or e['id']} ({e['label'][lang]})" for e in shown
+        )
+        text[lang] = f"{word} {number}: {cards}." if cards else f"{word} {number}."
+    return text
+
+
 RULES_STATE = RulesState(
     procedures="table",
     panel_title=gettext_lazy("Action deck"),
@@ -648,4 +667,5 @@ RULES_STATE = RulesState(
     actions={"adjust_pool": _adjust_pool},
     snapshot=snapshot,
     mine=mine,
+    name_outcome=name_outcome,
 )
