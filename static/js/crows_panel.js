@@ -1,7 +1,7 @@
 /* Crows on the map panel: the travel day (hex maps) and the combat strip (square maps).
  *
  * State comes from the server already filtered for this user (vtt/maps/views.py crows_config,
- * vtt/maps/travel.py, vtt/maps/battle.py): a player's browser never holds an encounter or
+ * vtt/rulesets/crows/travel.py, battle.py): a player's browser never holds an encounter or
  * drift roll, the party's true hex while it is lost, or a creature it cannot see. Writes go
  * over HTTP; every step reaches every browser as a `travel` or `combat` event (table.js fires
  * "vtt:event"), each carrying the whole state for its audience, so the newest one wins. The

@@ -216,7 +216,7 @@
   }
 
   /* What the map added to an attack (cover, light, height, flanking) and the check's net
-   * advantage, as a line under the move (vtt/maps/combat.py puts it in `context`). */
+   * advantage, as a line under the move (vtt/rulesets/crows/combat.py puts it in `context`). */
   function contextNode(context, outcome) {
     if (!context || !context.sources) return null;
     var names = context.sources.map(function (s) {

@@ -1,7 +1,9 @@
-/* The Tales new-character wizard (vtt/rulesets/tales/templates/tales/wizard.html): small helps on top of plain
- * forms that work without it. A pick is a skill or, for the two origins that may cast, a spell;
- * the detail field shows for skills that name something (a craft, an art, a language); no more
- * weapons can be ticked than the campaign allows. The server checks all of it again. */
+/* The Tales new-character wizard (vtt/rulesets/tales/templates/tales/wizard.html): small helps on
+ * top of plain forms that work without it. A pick is a skill or, for the two origins that may
+ * cast, a spell; the detail field shows for skills that name something (a craft, an art, a
+ * language); no more weapons can be ticked than the campaign allows. The server checks all of it
+ * again.
+ */
 (function () {
   "use strict";
 

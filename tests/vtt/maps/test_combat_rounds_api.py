@@ -1,6 +1,8 @@
-"""Crows combat rounds on the battle map (vtt/maps/battle.py): side initiative (1d10, 6+ the PCs
-first), surprise, the turn's maneuvers and action, reactions, next turn and round, through the
-API for every role; a hidden NPC never reaches a player (API answers and the event log)."""
+"""Crows combat rounds on the battle map (vtt/rulesets/crows/battle.py): side initiative (1d10, 6+
+the PCs first), surprise, the turn's maneuvers and action, reactions, next turn and round,
+through the API for every role; a hidden NPC never reaches a player (API answers and the event
+log).
+"""
 
 from __future__ import annotations
 
