@@ -21,13 +21,10 @@ from rest_framework import status
 from vtt.core import serializers
 from vtt.core.commands import Answer, Call, command
 from vtt.core.errors import Invalid
-from vtt.core.ratelimit import TokenBucket
 from vtt.maps import selectors, services
 from vtt.maps.fog import Fog
 from vtt.maps.models import Map, Token
 from vtt.permissions import Action, authorize
-
-ATTACK_BUCKET = TokenBucket("move", burst=10, per_second=2)  # shared with sheet moves
 
 MAP = {"map_id": int}
 MAP_TOKEN = {"map_id": int, "token_id": int}
@@ -57,7 +54,7 @@ class MapFogRequest(serializers.Serializer):
 
 
 class MapTokenRequest(serializers.Serializer):
-    name = serializers.CharField(max_length=60, required=False)
+    name = serializers.CharField(max_length=services.TOKEN_NAME_MAX, required=False)
     color = serializers.CharField(max_length=7, required=False)
     size = serializers.CharField(max_length=16, required=False)
     character_id = serializers.IntegerField(required=False, allow_null=True)
@@ -82,7 +79,7 @@ class MapTokenMoveRequest(serializers.Serializer):
 class MapNoteRequest(serializers.Serializer):
     col = serializers.IntegerField(required=False)
     row = serializers.IntegerField(required=False)
-    text = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    text = serializers.CharField(max_length=services.NOTE_MAX, required=False, allow_blank=True)
     secret = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 

@@ -11,15 +11,18 @@ from rest_framework import status
 
 from systems.crows import travel as travel_rules
 from vtt.characters.api import outcome_for
+from vtt.characters.commands import MOVE_BUCKET
 from vtt.characters.models import Character
 from vtt.core import serializers
 from vtt.core.commands import Answer, Call, command
 from vtt.core.errors import Invalid
 from vtt.maps import selectors
-from vtt.maps.commands import ATTACK_BUCKET, MAP, MAP_STEP, object_params
+from vtt.maps.commands import MAP, MAP_STEP, object_params
 from vtt.maps.models import Token
 from vtt.permissions import Action, authorize
 from vtt.rulesets.crows import battle, combat, travel
+
+ATTACK_BUCKET = MOVE_BUCKET  # an attack spends from the same bucket as a sheet move
 
 
 class MapAttackRequest(serializers.Serializer):

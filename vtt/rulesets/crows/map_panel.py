@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from systems.crows.terms_b import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
+from systems.crows.terms import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
 from vtt.campaigns.models import Membership, Role
 from vtt.maps import selectors
 from vtt.maps.models import Map

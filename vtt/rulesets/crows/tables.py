@@ -4,19 +4,19 @@ Same generic shape as ``systems/tales/tables.py`` (``name``/``text`` in ru and e
 ``modifier_label`` for tables rolled "d10 + cruelty" or "d100 + rank": a roll adds the
 modifier and totals past the last row read the last row ("13+").
 
-The Miasma and backlash rows are read from the rules (``systems.crows.terms_b``), so the rules
+The Miasma and backlash rows are read from the rules (``systems/crows/terms.py``), so the rules
 and the ready-made table cannot disagree.
 
-Not shipped: the campfire table (L596-L604) looks light up by fire size, nothing is rolled on
-it (``systems/crows/terms.py`` CAMPFIRE); encounter tables proper are in the Referee's book,
-not in the seed (L524), so only the encounter checks are here.
+Not shipped: the campfire table («Свет › Яркость костра») looks light up by fire size, nothing is
+rolled on it (``systems/crows/terms.py`` CAMPFIRE); encounter tables proper are in the Referee's
+book, not in the seed («Встречи в подземелье»), so only the encounter checks are here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from systems.crows import terms_b
+from systems.crows.terms import BACKLASH_TABLE, MIASMA_TABLE
 
 
 def _t(ru: str, en: str) -> dict[str, str]:
@@ -28,7 +28,8 @@ def _e(lo: int, hi: int, ru: str, en: str, **extra: Any) -> dict[str, Any]:
 
 
 def _encounter_check(threshold: int) -> dict[str, Any]:
-    """Dungeon encounter check (L520-L524): d10 ≥ threshold; a 10 is at once, else a sign."""
+    """Dungeon encounter check («Встречи в подземелье»): d10 ≥ threshold; a 10 is at once, else a
+    sign."""
     situation = {
         9: ("", ""),
         8: (
@@ -44,7 +45,7 @@ def _encounter_check(threshold: int) -> dict[str, Any]:
             f"Encounter check, threshold {threshold}{situation[1]}",
         ),
         "formula": "1d10",
-        "source": "L520-L524",
+        "source": "«Встречи в подземелье»",
         "note": _t(
             "В конце каждого хода подземелья, при шумных действиях и на отдыхе.",
             "At the end of every dungeon turn, after something loud, and during a rest.",
@@ -68,7 +69,7 @@ LOST_DIRECTION = {
     "key": "lost_direction",
     "name": _t("Заблудились: направление (тайно)", "Lost: direction (secret)"),
     "formula": "1d6",
-    "source": "L1146",
+    "source": "«Путешествие по суше › Заблудились»",
     "note": _t(
         "Рефери бросает тайно каждый раз, когда заблудившийся отряд покидает гекс.",
         "The Referee rolls in secret each time the lost party leaves a hex.",
@@ -88,7 +89,7 @@ _MIASMA_HEAD = {
     "name": _t("Миазма: эффекты (d10 + жестокость)", "Miasma effects (d10 + cruelty)"),
     "formula": "1d10",
     "modifier_label": _t("жестокость", "cruelty"),
-    "source": "L1176-L1188",
+    "source": "«Путешествие по суше › Миазма»",
     "note": _t(
         "После проваленного спасброска Миазмы: получите оба эффекта строки; второй длится, "
         "пока длится первый. Если пара уже есть, перебросьте.",
@@ -101,7 +102,7 @@ CHAOS = {
     "key": "chaos",
     "name": _t("Бросок хаоса (результат 1 уровня)", "Chaos roll (a tier 1 result)"),
     "formula": "1d6",
-    "source": "L1305",
+    "source": "«Заклинания › Бросок хаоса»",
     "note": _t(
         "Заклинание дало 1 уровень, но не рок.",
         "The spell came out at tier 1 without a doom.",
@@ -124,7 +125,7 @@ _BACKLASH_HEAD = {
     "name": _t("Отдача магии (d100 + ранг)", "Backlash (d100 + rank)"),
     "formula": "1d100",
     "modifier_label": _t("ранг заклинания", "spell rank"),
-    "source": "L1309-L1365",
+    "source": "«Заклинания › Виды отдачи»",
     "note": _t(
         "Отдача заменяет заклинание. КИ — кости износа (бросаются в конце каждого хода "
         "подземелья); «Карты» — перемешайте карты инвентаря, бросьте d10 и возьмите столько "
@@ -168,8 +169,8 @@ def _backlash_from(rows) -> dict[str, Any]:
     return {**_BACKLASH_HEAD, "entries": entries}
 
 
-MIASMA = _miasma_from(terms_b.MIASMA_TABLE)
-BACKLASH = _backlash_from(terms_b.BACKLASH_TABLE)
+MIASMA = _miasma_from(MIASMA_TABLE)
+BACKLASH = _backlash_from(BACKLASH_TABLE)
 
 TABLES: tuple[dict[str, Any], ...] = (
     _encounter_check(9),
