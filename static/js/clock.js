@@ -6,14 +6,14 @@
  * fetched it. Snapshots come from `GET/POST /api/campaigns/<id>/clock/` and from the events
  * `clock` and `turn.ended` (its `next`); `turn.<type>` events are the end-of-turn results,
  * shown in the log (through table.js's renderer extension point) and in the clock's box.
- *
- * Load before table.js: it registers window.VTTTable.renderers.
  */
-(function () {
-  "use strict";
+import { request as apiRequest } from "./api.js";
+import { fmt } from "./lib/format.js";
+import { renderers } from "./lib/renderers.js";
 
+function start() {
   var box = document.getElementById("clock");
-  if (!box) return;
+  if (!box) return null;
   var tableConfig = {};
   try { tableConfig = JSON.parse(document.getElementById("table-config").textContent); } catch (e) { /* no table */ }
 
@@ -46,12 +46,6 @@
     resultsTurn: null,
     lastSync: 0,
   };
-
-  function fmt(text, vars) {
-    return String(text || "").replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) && vars[key] !== undefined ? String(vars[key]) : m;
-    });
-  }
 
   // ---- time ------------------------------------------------------------------------------------
 
@@ -150,42 +144,17 @@
     }, function () { /* the socket will bring the next change */ });
   }
 
+  /* A plain API call (api.js): the server's refusal as the Error's message. */
   function request(method, url, body) {
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": tableConfig.csrf || "" },
-    };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!response.ok) {
-          var message = data && (data.detail || firstFieldError(data));
-          throw new Error(message || L.failed);
-        }
-        return data;
-      });
-    }, function () { throw new Error(L.failed); });
+    return apiRequest(method, url, body, { csrf: tableConfig.csrf, failed: L.failed });
   }
 
   /* A change of the clock is the table's `clock` command (docs/table-protocol.md,
    * "Commands"): over the table socket when it is connected, else by HTTP with a key. */
   function command(body) {
-    if (!window.VTTApi) return request("POST", URL_CLOCK, body);
-    return window.VTTApi.request("POST", URL_CLOCK, body, {
+    return apiRequest("POST", URL_CLOCK, body, {
       csrf: tableConfig.csrf, failed: L.failed, command: "clock", args: {},
     });
-  }
-
-  function firstFieldError(data) {
-    var source = data.fields || data;
-    for (var key in source) if (Array.isArray(source[key]) && source[key].length) return source[key][0];
-    return null;
   }
 
   // ---- referee controls --------------------------------------------------------------------------
@@ -357,10 +326,7 @@
     return li;
   }
 
-  var extension = (window.VTTTable = window.VTTTable || {});
-  extension.renderers = extension.renderers || {};
-
-  extension.renderers["clock"] = function (ev, api) {
+  renderers["clock"] = function (ev, api) {
     var p = ev.payload || {};
     applySnapshot(p);
     var text = fmt(L.clock, { turn: p.turn, state: L[p.state] || p.state });
@@ -369,11 +335,11 @@
     return logEntry(ev, api, text, "clock-entry");
   };
 
-  extension.renderers["turn.entered"] = function (ev, api) {
+  renderers["turn.entered"] = function (ev, api) {
     return logEntry(ev, api, fmt(L.entered, { dungeon: (ev.payload || {}).dungeon || "" }));
   };
 
-  extension.renderers["turn.ended"] = function (ev, api) {
+  renderers["turn.ended"] = function (ev, api) {
     var p = ev.payload || {};
     if (p.next) applySnapshot(p.next);
     if (!p.results) {
@@ -406,7 +372,7 @@
     "encounter_check", "encounter_check_skipped", "turn_started", "dungeon_entered",
     "dungeon_left", "outside_turn", "event",
   ].forEach(function (type) {
-    extension.renderers["turn." + type] = resultRenderer(type);
+    renderers["turn." + type] = resultRenderer(type);
   });
 
   // ---- start -----------------------------------------------------------------------------------------
@@ -422,9 +388,12 @@
   setTimeout(sync, 1500);
   setTimeout(sync, 5000);
 
-  window.VTTClock = {
+  return {
     snapshot: function () { return clock.snap; },
     offset: function () { return clock.offset; },
     remaining: remaining,
   };
-})();
+}
+
+/** The running clock (null without one), for the unit tests (tests/js). */
+export const clock = start();

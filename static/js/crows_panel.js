@@ -7,14 +7,17 @@
  * "vtt:event"), each carrying the whole state for its audience, so the newest one wins. The
  * referee's browser reads the referee's copies, everyone else the players' copies.
  */
-(function () {
-  "use strict";
+import { request as apiRequest } from "./api.js";
+import { fmt } from "./lib/format.js";
+import { toast } from "./lib/toast.js";
+import { map } from "./map.js";
 
+function start() {
   var panel = document.querySelector("[data-map-panel]");
   var configNode = document.getElementById("map-config");
-  if (!panel || !configNode) return;
+  if (!panel || !configNode) return null;
   var C = JSON.parse(configNode.textContent);
-  if (C.ruleset !== "crows" || !C.crows) return;
+  if (C.ruleset !== "crows" || !C.crows) return null;
   var K = C.crows;
   var L = Object.assign({}, C.labels, K.labels);
   var lang = (C.lang || "ru").slice(0, 2);
@@ -41,12 +44,6 @@
     return text[lang] || text.en || text.ru || "";
   }
 
-  function fmt(text, vars) {
-    return String(text).replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
-
   function node(tag, cls, text, attrs) {
     var n = document.createElement(tag);
     if (cls) n.className = cls;
@@ -65,19 +62,10 @@
     return b;
   }
 
-  function toast(message) {
-    var t = document.getElementById("toast");
-    if (!t) { window.alert(message); return; }
-    t.textContent = message;
-    t.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { t.hidden = true; }, 6000);
-  }
-
   /* `command`/`args`: the table action's command (docs/table-protocol.md, "Commands"), sent
    * over the table socket when the page has one, else by HTTP with an idempotency key. */
   function api(method, url, body, command, args) {
-    return window.VTTApi.request(method, url, body, {
+    return apiRequest(method, url, body, {
       csrf: C.csrf, failed: L.failed, command: command, args: args,
     });
   }
@@ -87,10 +75,9 @@
     return api("POST", url(kind, step), body, kind, { map_id: currentMap().id, step: step });
   }
 
-
   function fail(error) { toast((error && error.message) || L.failed); throw error; }
 
-  function mapState() { return window.VTTMap ? window.VTTMap.state() : null; }
+  function mapState() { return map ? map.state() : null; }
 
   function currentMap() { var S = mapState(); return S ? S.map : null; }
 
@@ -566,10 +553,10 @@
 
   // Joining a fight under way (L666): the referee any token, a player their own characters'.
   function renderJoin() {
-    if (!C.canPlay || !window.VTTMap) return;
+    if (!C.canPlay || !map) return;
     var inFight = {};
     combat.combatants.forEach(function (c) { if (c.token_id) inFight[c.token_id] = true; });
-    var tokens = window.VTTMap.tokens() || {};
+    var tokens = map.tokens() || {};
     var choices = Object.keys(tokens).filter(function (id) {
       var t = tokens[id];
       return !inFight[t.id] && (isReferee || (t.owner_id !== null && t.owner_id === me.id));
@@ -585,8 +572,8 @@
 
   function fillSurprised() {
     var select = panel.querySelector("[data-combat-surprised]");
-    if (!select || !window.VTTMap) return;
-    var tokens = window.VTTMap.tokens() || {};
+    if (!select || !map) return;
+    var tokens = map.tokens() || {};
     var chosen = {};
     Array.prototype.forEach.call(select.selectedOptions || [], function (o) { chosen[o.value] = true; });
     select.textContent = "";
@@ -658,8 +645,14 @@
   renderTravel();
   renderMiasma();
   renderCombat();
-  window.VTTCrows = {
+  // Also window.VTTCrows, read by the browser tests (tests/e2e) through page.evaluate.
+  var crowsView = {
     travel: function () { return travel; },
     combat: function () { return combat; },
   };
-})();
+  window.VTTCrows = crowsView;
+  return crowsView;
+}
+
+/** The Crows panel (null on other maps). */
+export const crows = start();

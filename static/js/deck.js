@@ -6,15 +6,19 @@
  * a trait roll with the joker bonus applied, and the benny choice after it (keep / re-roll).
  * Tales: the battle record (surprise, tactics, side initiative, whose side acts).
  *
- * Loaded before table.js, which it extends: it registers the `tablestate` log renderer and
- * listens to the `vtt:event` DOM event.
+ * It registers the `tablestate` log renderer (lib/renderers.js; table.js imports this module)
+ * and listens to the `vtt:event` DOM event.
  * Writes are commands (deck.move, deck.choice, character.move; docs/table-protocol.md): over
  * the table's socket when it is connected, else by HTTP; events carry snapshots with a
  * version, and a snapshot older than the one shown is ignored.
  */
-(function () {
-  "use strict";
+import { request as apiRequest } from "./api.js";
+import { h } from "./lib/dom.js";
+import { fmt } from "./lib/format.js";
+import { renderers } from "./lib/renderers.js";
+import { toast } from "./lib/toast.js";
 
+function start() {
   var cfgNode = document.getElementById("tablestate-config");
   var panel = document.getElementById("tablestate");
   if (!cfgNode || !panel) return;
@@ -30,8 +34,6 @@
   var busy = new Set(); // writes in flight, by key: a second click waits for the first
   var ui = { picked: new Map(), groups: null, traits: {}, npc: "", pickerOpen: false, unaware: "party", tactician: "" };
 
-  var extension = (window.VTTTable = window.VTTTable || {});
-  extension.renderers = extension.renderers || {};
 
   // ---- helpers -------------------------------------------------------------------------------
 
@@ -41,76 +43,18 @@
     return obj[lang] || obj.en || obj.ru || "";
   }
 
-  function fmt(text, vars) {
-    return String(text).replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
-
-  function h(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (key) {
-      var value = attrs[key];
-      if (value === null || value === undefined || value === false) return;
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else if (key.indexOf("data-") === 0 || key.indexOf("aria-") === 0 ||
-               ["title", "role", "type", "for", "name", "placeholder", "maxlength"].indexOf(key) >= 0) {
-        node.setAttribute(key, value === true ? "" : value);
-      } else node[key] = value;
-    });
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
-  }
-
   function csrf() {
     var node = document.getElementById("table-config");
     try { return JSON.parse(node.textContent).csrf || ""; } catch (e) { return ""; }
-  }
-
-  function toast(message) {
-    var node = document.getElementById("toast");
-    if (!node) return;
-    node.textContent = message;
-    node.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { node.hidden = true; }, 6000);
   }
 
   /* An API call; `named` ({command, args}) sends a table action as a socket command over the
    * table page's socket (static/js/api.js, docs/table-protocol.md "Commands"), by HTTP when
    * the socket is down. */
   function request(method, url, data, named) {
-    if (window.VTTApi) {
-      var all = { csrf: csrf(), failed: L.failed };
-      if (named) { all.command = named.command; all.args = named.args; }
-      return window.VTTApi.request(method, url, data, all);
-    }
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": csrf() },
-    };
-    if (data !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(data);
-    }
-    return fetch(url, options).then(function (response) {
-      return response.text().then(function (text) {
-        var json = null;
-        try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
-        if (!response.ok) {
-          var error = new Error((json && json.detail) || L.failed);
-          error.status = response.status;
-          error.data = json;
-          throw error;
-        }
-        return json;
-      });
-    }, function () { throw new Error(L.failed); });
+    var all = { csrf: csrf(), failed: L.failed };
+    if (named) { all.command = named.command; all.args = named.args; }
+    return apiRequest(method, url, data, all);
   }
 
   // ---- state ---------------------------------------------------------------------------------
@@ -694,7 +638,7 @@
   // `move` events have their renderer in moves.js (with the choice buttons in the log); this
   // panel offers the same Savage Worlds choices next to the character, through the table's
   // endpoint, which also takes pool bennies off the table and logs the spend.
-  extension.renderers.tablestate = renderTableState;
+  renderers.tablestate = renderTableState;
 
   document.addEventListener("vtt:event", function (e) {
     if (!live) return;
@@ -703,7 +647,9 @@
     if (ev.kind === "character.created" || ev.kind === "character.deleted") refresh();
     else if ((ev.kind === "move" || ev.kind === "character.updated") && characterIds()[p.character_id]) refresh();
   });
-  document.addEventListener("DOMContentLoaded", function () { live = true; });
+  document.addEventListener("vtt:live", function () { live = true; });
 
   render();
-})();
+}
+
+start();

@@ -14,12 +14,15 @@
  * Other browsers on this board follow `character.updated` events for this character over the
  * table socket and fetch the sheet when its version moves past theirs.
  */
-(function () {
-  "use strict";
+import { request as apiRequest, useSocket } from "./api.js";
+import { h } from "./lib/dom.js";
+import { fmt } from "./lib/format.js";
+import { connect as connectSocket } from "./socket.js";
 
+function start() {
   var root = document.getElementById("inventory");
   var configNode = document.getElementById("inventory-config");
-  if (!root || !configNode) return;
+  if (!root || !configNode) return null;
   var config = JSON.parse(configNode.textContent);
   var L = config.labels;
   var editable = !!config.editable;
@@ -49,34 +52,6 @@
   };
 
   // ---- helpers -------------------------------------------------------------------------------
-
-  function h(tag, attrs, children) {
-    var node = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (key) {
-        var value = attrs[key];
-        if (value === null || value === undefined || value === false) return;
-        if (key === "class") node.className = value;
-        else if (key === "text") node.textContent = value;
-        else if (key === "style") node.setAttribute("style", value);
-        else if (key.indexOf("data-") === 0 || key.indexOf("aria-") === 0 || key === "role" ||
-                 key === "title" || key === "type" || key === "tabindex") {
-          node.setAttribute(key, value === true ? "" : String(value));
-        } else node[key] = value;
-      });
-    }
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
-  }
-
-  function fmt(text, vars) {
-    return text.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
 
   function inv() { return state.character.state.inventory; }
   function sheet() { return state.character.state; }
@@ -199,7 +174,7 @@
   function request(method, url, body, options) {
     var all = { csrf: config.csrf, failed: L.failed };
     if (options) { all.command = options.command; all.args = options.args; }
-    return window.VTTApi.request(method, url, body, all);
+    return apiRequest(method, url, body, all);
   }
 
   function moveCommand(move) {
@@ -1057,13 +1032,16 @@
 
   render();
   // the table socket (socket.js): events in, and the board's moves out as commands
-  var sock = window.VTTSocket.connect({ url: config.urls.ws, position: config.head, onEvent: seen, onState: onState });
-  window.VTTApi.useSocket(sock);
+  var sock = connectSocket({ url: config.urls.ws, position: config.head, onEvent: seen, onState: onState });
+  useSocket(sock);
 
   // For tests and the curious.
-  window.VTTInventory = {
+  return {
     version: function () { return state.character.version; },
     sheet: function () { return state.character; },
     connected: function () { return connNode.getAttribute("data-state") === "connected"; },
   };
-})();
+}
+
+/** The board on the page (null without one), for the unit tests (tests/js). */
+export const board = start();

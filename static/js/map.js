@@ -13,9 +13,12 @@
  * Geometry mirrors systems/core/grid.py and systems/core/hexgrid.py (Red Blob Games formulas):
  * cells are (col, row); hex maps use odd-r (pointy-top) or odd-q (flat-top) offsets.
  */
-(function () {
-  "use strict";
+import { request as apiRequest } from "./api.js";
+import { fmt } from "./lib/format.js";
+import { renderers } from "./lib/renderers.js";
+import { toast } from "./lib/toast.js";
 
+function start() {
   var NS = "http://www.w3.org/2000/svg";
   var SQRT3 = Math.sqrt(3);
   var KINDS = ["map.token", "map.token.gone", "map.fog", "map.note", "map.note.gone",
@@ -23,13 +26,11 @@
     "map.deleted", "map.features"];
 
   // Map events are drawn on the map, not written into the log.
-  var extension = (window.VTTTable = window.VTTTable || {});
-  extension.renderers = extension.renderers || {};
-  KINDS.forEach(function (kind) { extension.renderers[kind] = function () { return null; }; });
+  KINDS.forEach(function (kind) { renderers[kind] = function () { return null; }; });
 
   var panel = document.querySelector("[data-map-panel]");
   var configNode = document.getElementById("map-config");
-  if (!panel || !configNode) return;
+  if (!panel || !configNode) return null;
   var C = JSON.parse(configNode.textContent);
   var L = C.labels;
   var me = C.me;
@@ -71,33 +72,17 @@
     return node;
   }
 
-  function fmt(text, vars) {
-    return text.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
-
   function num(x) { return Math.round(x * 10) / 10; }
-
-  function toast(message) {
-    var node = document.getElementById("toast");
-    if (!node) { window.alert(message); return; }
-    node.textContent = message;
-    node.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { node.hidden = true; }, 6000);
-  }
 
   /* `command`/`args`: the table action's command (docs/table-protocol.md, "Commands"), sent
    * over the table socket when the page has one, else by HTTP with an idempotency key. */
   function api(method, url, body, command, args) {
-    return window.VTTApi.request(method, url, body, {
+    return apiRequest(method, url, body, {
       csrf: C.csrf, failed: L.failed, command: command, args: args,
     });
   }
 
   function onMap(extra) { return Object.assign({ map_id: S.map.id }, extra || {}); }
-
 
   function mapUrl(suffix) { return C.urls.map.replace("{id}", S.map.id) + (suffix || ""); }
 
@@ -1382,11 +1367,17 @@
   seenHead = C.head || 0;
   setState(C.state || null);
   setTool("move");
-  window.VTTMap = {
+  // Also window.VTTMap, read by the browser tests (tests/e2e) through page.evaluate.
+  var mapView = {
     sourcesText: sourcesText,
     state: function () { return S; },
     tokens: function () { return tokens; },
     isRevealed: function (c, r) { return G ? revealed(c, r) : false; },
     geometry: function () { return G; },
   };
-})();
+  window.VTTMap = mapView;
+  return mapView;
+}
+
+/** The map on the page (null without one): crows_panel.js reads its state. */
+export const map = start();

@@ -10,18 +10,20 @@
  * sheet fetches the full sheet (or applies the public part) unless the user has unsaved edits;
  * then a banner offers to merge or to take theirs.
  */
-(function () {
-  "use strict";
+import { useSocket } from "./api.js";
+import { fmt } from "./lib/format.js";
+import { h } from "./lib/dom.js";
+import { toast } from "./lib/toast.js";
+import * as M from "./moves.js";
+import { connect as connectSocket } from "./socket.js";
 
+function start() {
   var configNode = document.getElementById("sheet-config");
   var page = document.getElementById("sheet-page");
-  if (!configNode || !page || !window.VTTMoves) return;
+  if (!configNode || !page) return null;
   var config = JSON.parse(configNode.textContent);
   var L = config.labels;
-  var M = window.VTTMoves;
   M.init(config.moveLabels);
-  var h = M.h;
-  var fmt = M.fmt;
   var tr = M.tr;
   var urls = config.urls;
   var schema = config.schema;
@@ -176,14 +178,6 @@
     return null;
   }
 
-  var toastNode = document.getElementById("toast");
-  var toastTimer = null;
-  function toast(message) {
-    toastNode.textContent = message;
-    toastNode.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toastNode.hidden = true; }, 6000);
-  }
 
   /* An API call; `named` ({command, args}) sends a table action as a socket command
    * (docs/table-protocol.md, "Commands"), by HTTP when the socket is down. */
@@ -1192,7 +1186,7 @@
       M.outcomeNode(p.outcome),
     ]);
     if (p.pending_id) {
-      li.appendChild(h("p", { "class": "awaiting muted", text: p.outcome && p.outcome.chooser === "referee" ? M.labels.awaitingReferee : M.labels.awaitingPlayer }));
+      li.appendChild(h("p", { "class": "awaiting muted", text: p.outcome && p.outcome.chooser === "referee" ? M.labels().awaitingReferee : M.labels().awaitingPlayer }));
     }
     if (p.resolves) M.markResolved(p.resolves, page);
     recentList.insertBefore(li, recentList.firstChild);
@@ -1204,7 +1198,7 @@
     var node = M.detailsNode(ev.payload.details);
     if (!node) return;
     var first = recentList.firstElementChild;
-    if (first) first.appendChild(h("div", { "class": "details" }, [h("small", { "class": "badge", text: M.labels.details }), node]));
+    if (first) first.appendChild(h("div", { "class": "details" }, [h("small", { "class": "badge", text: M.labels().details }), node]));
   }
 
   // ---- live: the table socket ------------------------------------------------------------------
@@ -1275,14 +1269,17 @@
 
   render(sheet.base);
   refreshPending();
-  var socket = window.VTTSocket.connect({ url: urls.ws, position: config.head, onEvent: onEvent, onState: setConn });
-  window.VTTApi.useSocket(socket); // the sheet's actions travel on it as commands
+  var socket = connectSocket({ url: urls.ws, position: config.head, onEvent: onEvent, onState: setConn });
+  useSocket(socket); // the sheet's actions travel on it as commands
 
   // For tests and the curious.
-  window.VTTSheet = {
+  return {
     version: function () { return sheet.version; },
     dirty: dirty,
     state: current,
     socket: function () { return socket.state(); },
   };
-})();
+}
+
+/** The sheet on the page (null without one), for the unit tests (tests/js). */
+export const sheetPage = start();

@@ -12,54 +12,31 @@
  * event whose `prev` is ahead of `position` means something was missed: ask for a replay from
  * `position` and drop live events until it arrives (the replay covers them).
  */
-(function () {
-  "use strict";
+import { request as apiRequest, newKey, useSocket } from "./api.js";
+import { h, onParsed } from "./lib/dom.js";
+import { fmt } from "./lib/format.js";
+import { renderers } from "./lib/renderers.js";
+import { toast } from "./lib/toast.js";
+import { digest as sha256Digest } from "./sha256.js";
+import { connect as connectSocket } from "./socket.js";
 
+function start() {
   var root = document.getElementById("table");
   var configNode = document.getElementById("table-config");
-  if (!root || !configNode) return;
+  if (!root || !configNode) return null;
   var config = JSON.parse(configNode.textContent);
-  // Extension point: other scripts (loaded before this one) register renderers for their event
-  // kinds in VTTTable.renderers[kind] = function (ev, api) { return node or null }, and may
-  // listen to the "vtt:event" DOM event that fires for every applied event.
-  var extension = (window.VTTTable = window.VTTTable || {});
-  extension.renderers = extension.renderers || {};
+  // Other modules render their event kinds (lib/renderers.js) and may listen to the
+  // "vtt:event" DOM event that fires for every applied event; "vtt:live" fires once the events
+  // the page came with are applied.
   var L = config.labels;
   var me = config.me;
   var members = {};
   config.members.forEach(function (m) { members[m.id] = m; });
-  extension.api = {
+  var rendererApi = {
     h: h, entryShell: entryShell, config: config, me: me, members: members, labels: L
   };
 
   // ---- small helpers -----------------------------------------------------------------------
-
-  function h(tag, attrs, children) {
-    var node = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (key) {
-        var value = attrs[key];
-        if (value === null || value === undefined || value === false) return;
-        if (key === "class") node.className = value;
-        else if (key === "text") node.textContent = value;
-        else if (key.indexOf("data-") === 0 || key === "title" || key === "role" ||
-                 key.indexOf("aria-") === 0 || key === "type" || key === "datetime") {
-          node.setAttribute(key, value === true ? "" : value);
-        } else node[key] = value;
-      });
-    }
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
-  }
-
-  function fmt(text, vars) {
-    return text.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
 
   var ICONS = {
     lock: "M7 10V7a5 5 0 0 1 10 0v3h1a1 1 0 0 1 1 1v9a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1v-9a1 1 0 0 1 1-1h1zm2 0h6V7a3 3 0 0 0-6 0v3z",
@@ -95,19 +72,10 @@
     return h("time", { datetime: iso, title: date.toLocaleString(config.lang), text: text });
   }
 
-  var toastNode = document.getElementById("toast");
-  var toastTimer = null;
-  function toast(message) {
-    toastNode.textContent = message;
-    toastNode.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toastNode.hidden = true; }, 6000);
-  }
-
   /* The page's API calls (api.js); a field error names its field. `command`/`args` name the
    * table action, sent over the socket when it is connected. */
   function api(method, url, body, command, args) {
-    return window.VTTApi.request(method, url, body, {
+    return apiRequest(method, url, body, {
       csrf: config.csrf, failed: L.failed, keyed: true, command: command, args: args,
     });
   }
@@ -282,7 +250,7 @@
     var seen = log.commitments.get(p.roll_id);
     var badge = item.badge;
     if (!item.parsed) { setVerify(badge, "mismatch", L.mismatch); return; }
-    window.VTTSha256.digest(p.preimage).then(function (result) {
+    sha256Digest(p.preimage).then(function (result) {
       badge.setAttribute("data-via", result.via);
       badge.setAttribute("data-hash", result.hex);
       if (!seen) {
@@ -335,8 +303,8 @@
       case "roll.reveal": node = renderReveal(ev); break;
       case "chat": node = renderChat(ev); break;
       default:
-        node = extension.renderers[ev.kind]
-          ? extension.renderers[ev.kind](ev, extension.api)
+        node = renderers[ev.kind]
+          ? renderers[ev.kind](ev, rendererApi)
           : renderOther(ev);
     }
     if (node) insertEntry(node, ev.seq);
@@ -684,7 +652,7 @@
 
   function formKey(form) {
     var field = form.elements.idempotency_key;
-    return field && field.value ? field.value : window.VTTApi.newKey();
+    return field && field.value ? field.value : newKey();
   }
 
   function errorNode(err) {
@@ -727,11 +695,11 @@
     var labelField = form.elements.label;
     if (labelField && labelField.value) params.label = labelField.value;
     formBusy(form, true);
-    window.VTTApi.request("POST", config.urls.roll, params, {
+    apiRequest("POST", config.urls.roll, params, {
       csrf: config.csrf, failed: L.failed, command: "roll", args: {}, key: formKey(form),
     }).then(function (result) {
       showRoll(box, result);
-      if (form.elements.idempotency_key) form.elements.idempotency_key.value = window.VTTApi.newKey();
+      if (form.elements.idempotency_key) form.elements.idempotency_key.value = newKey();
       if (labelField) labelField.value = "";
     }, function (err) {
       box.textContent = "";
@@ -744,7 +712,7 @@
     var params = Object.assign({ text: input.value.trim() }, audience());
     var shown = form.querySelector(".msg.error");
     formBusy(form, true);
-    window.VTTApi.request("POST", config.urls.chat, params, {
+    apiRequest("POST", config.urls.chat, params, {
       csrf: config.csrf, failed: L.failed, command: "chat", args: {}, key: formKey(form),
     }).then(function () {
       input.value = "";
@@ -780,10 +748,11 @@
   if (config.events.length) logBox.scrollTop = logBox.scrollHeight;
   else logEmpty.hidden = false;
   earlierButton.hidden = !config.hasEarlier;
+  document.dispatchEvent(new CustomEvent("vtt:live"));
   renderInitiative(config.initiative);
   renderPresence();
   // socket.js also retries when the browser is back online or the tab visible again.
-  sock = window.VTTSocket.connect({
+  sock = connectSocket({
     url: config.urls.ws,
     position: config.head,
     onEvent: applyEvent,
@@ -793,12 +762,18 @@
     everyState: true,
     reloadIfBehind: true,
   });
-  window.VTTApi.useSocket(sock);
+  useSocket(sock);
 
   // For tests and the curious: read-only views of the client's state, and the frame handler.
-  window.VTTTable = {
+  return {
     position: function () { return sock.position(); },
     state: function () { return uiState; },
     handleFrame: function (frame) { sock.handle(frame); },
   };
-})();
+}
+
+/** The running page (null without the table), for the unit tests (tests/js). It starts once
+ * the document is parsed, so every module that renders log entries (lib/renderers.js) has
+ * registered them, wherever its script tag is. */
+export let table = null;
+onParsed(function () { table = start(); });

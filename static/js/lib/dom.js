@@ -43,3 +43,11 @@ export function jsonScript(id) {
   const node = document.getElementById(id);
   return node ? JSON.parse(node.textContent) : null;
 }
+
+/** Run `callback` once the document is parsed: after every module script of the page ran
+ * (module scripts run before DOMContentLoaded), whatever their order in the page. */
+export function onParsed(callback) {
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", () => callback(), { once: true });
+  } else callback();
+}
