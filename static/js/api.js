@@ -1,21 +1,28 @@
 /* One JSON API call for the page scripts (table.js, moves.js, inventory.js), so they read the
  * server's refusals the same way: the message is `detail`, else the first field error, else
- * the page's "failed" text; the Error carries `status` (0 when the network failed) and the
- * parsed body as `data` for callers that react to 409 and the like.
+ * `options.failed`, else failedText(); the Error carries `status` (0 when the network failed)
+ * and the parsed body as `data` for callers that react to 409 and the like.
  *
  *   import { request } from "./api.js";
- *   request("POST", url, {params: {}}, {csrf: token, failed: gettext("…")}).then(...)
+ *   request("POST", url, {params: {}}, {csrf: token}).then(...)
  *
  * `keyed: true` puts the field name before a field error ("hp: too high").
  *
  * A table action names its command (docs/table-protocol.md, "Commands"):
  *
- *   request("POST", url, body, {csrf: token, failed: gettext("…"), command: "roll", args: {}})
+ *   request("POST", url, body, {csrf: token, command: "roll", args: {}})
  *
  * It goes over the page's table socket when one is open (useSocket), else by HTTP, and
  * carries an idempotency key either way: if the socket drops before the answer, the same key
  * goes again by HTTP and the server answers the first result, never a second action.
  */
+import { gettext } from "./lib/i18n.js";
+
+/** What a failed request says when the server gave no reason (or could not be reached). */
+export function failedText() {
+  return gettext("The request failed. Check the connection and try again.");
+}
+
 export function firstFieldError(data, keyed) {
   var source = data.fields || data;
   for (var key in source) {
@@ -41,7 +48,7 @@ export function request(method, url, body, options) {
   if (!sent) return http(method, url, body, options, key);
   return sent.catch(function (error) {
     if (error.status !== 0) {
-      if (!error.message) error.message = options.failed;
+      if (!error.message) error.message = options.failed || failedText();
       throw error;
     }
     return http(method, url, body, options, key);  // the answer was lost: ask again
@@ -77,7 +84,7 @@ function once(method, url, body, options, key) {
       try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
       if (!response.ok) {
         var message = data && (data.detail || firstFieldError(data, options.keyed));
-        var error = new Error(message || options.failed);
+        var error = new Error(message || (options.failed || failedText()));
         error.status = response.status;
         error.data = data;
         throw error;
@@ -85,7 +92,7 @@ function once(method, url, body, options, key) {
       return data;
     });
   }, function () {
-    var error = new Error(options.failed);
+    var error = new Error(options.failed || failedText());
     error.status = 0;
     throw error;
   });

@@ -10,20 +10,37 @@
 import { request as apiRequest } from "./api.js";
 import { h } from "./lib/dom.js";
 import { fmt } from "./lib/format.js";
+import { gettext, language } from "./lib/i18n.js";
 import { renderers } from "./lib/renderers.js";
 
-var L = { lang: document.documentElement.lang || "ru", bands: {} };
+// A move's result band (systems: PbtA bands, tiers, outcomes), by the key the server sends.
+const BAND_NAMES = {
+  "10+": "10+",
+  "7-9": "7–9",
+  "6-": "6−",
+  "1": gettext("tier 1"),
+  "2": gettext("tier 2"),
+  "3": gettext("tier 3"),
+  success: gettext("success"),
+  failure: gettext("failure"),
+  repeat: gettext("roll again"),
+  critical_failure: gettext("critical failure"),
+  raise: gettext("raise"),
+};
+
+// The page's URL patterns ({id}, {pid}): see init().
+var urls = {};
 
 /* A {ru, en} text (or a plain string) in the page's language. */
 export function tr(text) {
   if (text === null || text === undefined) return "";
   if (typeof text === "string") return text;
-  return text[L.lang] || text.en || text.ru || "";
+  return text[language()] || text.en || text.ru || "";
 }
 
 export function bandLabel(band) {
   if (band === null || band === undefined) return "";
-  return (L.bands && L.bands[band]) || String(band);
+  return BAND_NAMES[band] || String(band);
 }
 
 function signed(n) {
@@ -39,9 +56,9 @@ export function outcomeNode(outcome) {
     var dice = h("span", { "class": "dice" });
     faces.forEach(function (face) { dice.appendChild(h("span", { "class": "die", text: String(face) })); });
     var line = h("div", { "class": "roll-line outcome-line" }, [dice]);
-    if (o.modifier) line.appendChild(h("span", { "class": "modifier", title: L.modifier, text: signed(o.modifier) }));
+    if (o.modifier) line.appendChild(h("span", { "class": "modifier", title: gettext("modifier"), text: signed(o.modifier) }));
     if (o.total !== null && o.total !== undefined) {
-      line.appendChild(h("span", { "class": "total", title: L.total, "data-total": String(o.total), text: String(o.total) }));
+      line.appendChild(h("span", { "class": "total", title: gettext("Total"), "data-total": String(o.total), text: String(o.total) }));
     }
     if (o.band !== null && o.band !== undefined && o.band !== "") {
       line.appendChild(h("span", { "class": "band band-" + String(o.band).replace(/[^a-z0-9]/gi, "_"), "data-band": String(o.band), text: bandLabel(o.band) }));
@@ -70,7 +87,7 @@ export function isChooser(chooser, ownerId, me, isReferee, chooserId) {
  * options.command/args name the table command (docs/table-protocol.md, "Commands"): sent
  * over the page's socket when one is registered with VTTApi, else by HTTP. */
 export function request(method, url, body, csrf, options) {
-  var all = { csrf: csrf, failed: L.failed };
+  var all = { csrf: csrf };
   if (options && options.command) {
     all.command = options.command;
     all.args = options.args;
@@ -92,8 +109,8 @@ export function choiceNode(opts) {
   if (!opts.mine) {
     box.appendChild(h("p", {
       "class": "awaiting",
-      text: opts.chooser === "referee" ? L.awaitingReferee
-        : opts.chooser === "target" ? L.awaitingTarget : L.awaitingPlayer,
+      text: opts.chooser === "referee" ? gettext("Waiting for the referee's choice")
+        : opts.chooser === "target" ? gettext("Waiting for the target's player to react") : gettext("Waiting for the player's choice"),
     }));
     if (options.length) {
       var list = h("ul", { "class": "option-list" });
@@ -116,12 +133,12 @@ export function choiceNode(opts) {
         if (opts.onGone) opts.onGone();
         return;
       }
-      error.textContent = err.message || L.choiceFailed;
+      error.textContent = err.message || gettext("The choice was not accepted.");
       error.hidden = false;
       buttons.forEach(function (b) { b.disabled = false; });
     });
   }
-  box.appendChild(h("p", { "class": "choose-n", text: fmt(L.chooseN, { n: pick }) }));
+  box.appendChild(h("p", { "class": "choose-n", text: fmt(gettext("Choose {n}:"), { n: pick }) }));
   if (pick === 1) {
     var row = h("div", { "class": "choice-buttons" });
     options.forEach(function (o) {
@@ -135,7 +152,7 @@ export function choiceNode(opts) {
     var selects = [];
     var grid = h("div", { "class": "choice-selects" });
     for (var i = 0; i < pick; i += 1) {
-      var select = h("select", { "aria-label": L.choose + " " + (i + 1), "data-choice-index": String(i) });
+      var select = h("select", { "aria-label": gettext("Choose") + " " + (i + 1), "data-choice-index": String(i) });
       options.forEach(function (o, j) {
         var option = h("option", { value: o.key, text: tr(o) });
         if (j === i % options.length) option.selected = true;
@@ -144,7 +161,7 @@ export function choiceNode(opts) {
       selects.push(select);
       grid.appendChild(select);
     }
-    var go = h("button", { type: "button", "class": "primary choice-go", text: L.choose });
+    var go = h("button", { type: "button", "class": "primary choice-go", text: gettext("Choose") });
     go.addEventListener("click", function () {
       send(selects.map(function (s) { return s.value; }));
     });
@@ -164,7 +181,7 @@ export function markResolved(pendingId, root) {
     if (node.classList.contains("is-resolved")) return;
     node.classList.add("is-resolved");
     var choices = node.querySelector(".choices");
-    if (choices) choices.replaceWith(h("p", { "class": "resolved-mark", text: "✓ " + L.resolved }));
+    if (choices) choices.replaceWith(h("p", { "class": "resolved-mark", text: "✓ " + gettext("resolved") }));
   });
 }
 
@@ -173,17 +190,17 @@ export function detailsNode(details) {
   var d = details || {};
   var parts = [];
   if (d.damage && d.damage.expression) {
-    parts.push(L.damage + " " + d.damage.expression + (d.damage.faces && d.damage.faces.length ? " [" + d.damage.faces.join(", ") + "]" : "") + " = " + d.damage.total);
+    parts.push(gettext("damage") + " " + d.damage.expression + (d.damage.faces && d.damage.faces.length ? " [" + d.damage.faces.join(", ") + "]" : "") + " = " + d.damage.total);
   }
-  if (d.dealt !== undefined && d.dealt !== null) parts.push(fmt(L.dealt, { n: d.dealt }));
+  if (d.dealt !== undefined && d.dealt !== null) parts.push(fmt(gettext("dealt {n}"), { n: d.dealt }));
   if (d.target && typeof d.target === "object" && d.target.hp !== undefined) {
-    parts.push((d.target.name || "") + ": " + L.hp + " " + d.target.hp + (d.target.max_hp ? "/" + d.target.max_hp : "") + (d.target.hp === 0 ? " (" + L.down + ")" : ""));
+    parts.push((d.target.name || "") + ": " + gettext("HP") + " " + d.target.hp + (d.target.max_hp ? "/" + d.target.max_hp : "") + (d.target.hp === 0 ? " (" + gettext("down") + ")" : ""));
   }
   if (d.counter_attack && typeof d.counter_attack === "object") {
     var c = d.counter_attack;
-    parts.push(fmt(L.counter, { n: c.final !== undefined ? c.final : (c.damage || 0) }) + (c.hp !== undefined ? " → " + L.hp + " " + c.hp : ""));
+    parts.push(fmt(gettext("counter-attack: {n} damage"), { n: c.final !== undefined ? c.final : (c.damage || 0) }) + (c.hp !== undefined ? " → " + gettext("HP") + " " + c.hp : ""));
   }
-  if (d.hp !== undefined && d.final !== undefined) parts.push(L.hp + " " + d.hp);
+  if (d.hp !== undefined && d.final !== undefined) parts.push(gettext("HP") + " " + d.hp);
   if (!parts.length) return null;
   return h("p", { "class": "details-text", text: parts.join(" · ") });
 }
@@ -197,29 +214,25 @@ export function contextNode(context, outcome) {
     return tr(s) + " (" + mark + ")";
   });
   var net = ((outcome || {}).flags || {}).net;
-  var netText = { "-2": L.netMinus2, "-1": L.netMinus1, "0": L.net0, "1": L.netPlus1, "2": L.netPlus2 }[String(net || 0)];
+  var netText = { "-2": gettext("double disadvantage"), "-1": gettext("disadvantage"), "0": gettext("a plain roll"), "1": gettext("advantage"), "2": gettext("double advantage") }[String(net || 0)];
   var box = h("p", { "class": "map-context", "data-net": String(net || 0) }, [
-    h("span", { "class": "map-context-label", text: fmt(L.fromMap, { target: context.target_name || "" }) + " " }),
-    h("span", { "class": "map-context-sources", text: names.length ? names.join(", ") : L.noSources }),
+    h("span", { "class": "map-context-label", text: fmt(gettext("From the map against {target}:"), { target: context.target_name || "" }) + " " }),
+    h("span", { "class": "map-context-sources", text: names.length ? names.join(", ") : gettext("nothing from the map") }),
     h("span", { "class": "map-context-net", text: " → " + (netText || "") }),
   ]);
   return box;
 }
 
-/* The labels and URLs of the page (the sheet's config.moveLabels, the table's moves-config). */
-export function init(labels) {
-  L = labels || L;
-}
-
-/** The labels in use. */
-export function labels() {
-  return L;
+/** The page's URL patterns: `sheet_url`, `choose_url`, `characters` and, on the table page,
+ * `list_url` (vtt/characters/views.py move_urls(): the sheet's config.moveUrls, the table's
+ * moves-config). */
+export function init(pageUrls) {
+  urls = pageUrls || {};
 }
 
 // ---- the table log ----------------------------------------------------------------------
 
 function startLog() {
-
   var configNode = document.getElementById("moves-config");
   var tableNode = document.getElementById("table-config");
   if (!configNode || !tableNode) return;
@@ -233,7 +246,7 @@ function startLog() {
     if (owners) { callback(); return; }
     waiting.push(callback);
     if (waiting.length > 1) return;
-    request("GET", L.list_url, undefined, table.csrf).then(function (list) {
+    request("GET", urls.list_url, undefined, table.csrf).then(function (list) {
       owners = {};
       (list || []).forEach(function (c) { owners[c.id] = c.owner_id; });
     }, function () {
@@ -257,7 +270,7 @@ function startLog() {
     var li = api.entryShell(ev, "move", "");
     li.setAttribute("data-character-id", String(p.character_id));
     var title = h("div", { "class": "move-what" }, [
-      h("a", { "class": "move-char", href: L.sheet_url.replace("{id}", p.character_id), text: p.character_name || "" }),
+      h("a", { "class": "move-char", href: urls.sheet_url.replace("{id}", p.character_id), text: p.character_name || "" }),
       h("span", { "class": "move-name", text: tr(p.move_name) }),
     ]);
     li.appendChild(title);
@@ -272,7 +285,7 @@ function startLog() {
       li.setAttribute("data-pending-id", String(p.pending_id));
       if (resolved.has(p.pending_id)) {
         li.classList.add("is-resolved");
-        li.appendChild(h("p", { "class": "resolved-mark", text: "✓ " + L.resolved }));
+        li.appendChild(h("p", { "class": "resolved-mark", text: "✓ " + gettext("resolved") }));
       } else {
         var slot = h("div", { "class": "choices" });
         li.appendChild(slot);
@@ -287,7 +300,7 @@ function startLog() {
           var sheetId = reaction && p.chooser_character_id ? p.chooser_character_id : p.character_id;
           slot.replaceWith(choiceNode({
             options: o.options, pick: o.pick, chooser: o.chooser, mine: mine, csrf: table.csrf,
-            url: L.choose_url.replace("{id}", sheetId).replace("{pid}", p.pending_id),
+            url: urls.choose_url.replace("{id}", sheetId).replace("{pid}", p.pending_id),
             sheetId: sheetId, pendingId: p.pending_id,
             onGone: function () { resolved.add(p.pending_id); markResolved(p.pending_id); },
           }));
@@ -310,13 +323,13 @@ function startLog() {
     if (o.text) li.appendChild(h("p", { "class": "outcome-text", text: tr(o.text) }));
     if (resolved.has(p.pending_id)) {
       li.classList.add("is-resolved");
-      li.appendChild(h("p", { "class": "resolved-mark", text: "✓ " + L.resolved }));
+      li.appendChild(h("p", { "class": "resolved-mark", text: "✓ " + gettext("resolved") }));
       return li;
     }
     li.appendChild(choiceNode({
       options: o.options, pick: o.pick, chooser: "target", csrf: table.csrf,
       mine: table.canPlay && isChooser("target", null, table.me, table.isReferee, p.chooser_id),
-      url: L.choose_url.replace("{id}", p.chooser_character_id).replace("{pid}", p.pending_id),
+      url: urls.choose_url.replace("{id}", p.chooser_character_id).replace("{pid}", p.pending_id),
       sheetId: p.chooser_character_id, pendingId: p.pending_id,
       onGone: function () { resolved.add(p.pending_id); markResolved(p.pending_id); },
     }));
@@ -352,7 +365,7 @@ function startLog() {
     if (!node) return null;
     var li = api.entryShell(ev, "details", "");
     var vis = li.querySelector(".vis");
-    if (vis) vis.textContent = L.details;
+    if (vis) vis.textContent = gettext("Referee only");
     li.setAttribute("data-character-id", String(ev.payload.character_id));
     li.appendChild(node);
     return li;

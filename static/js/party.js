@@ -41,7 +41,7 @@ function start() {
       button.disabled = true;
       var csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
       apiRequest("POST", base.replace("MOVE", move), body(form, move), {
-        csrf: csrf, failed: panel.getAttribute("data-failed"),
+        csrf: csrf,
         command: "party.move", args: { move: move },
       }).then(function () {
         button.disabled = false;

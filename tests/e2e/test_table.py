@@ -208,7 +208,8 @@ def test_pure_js_sha256_matches_python(new_page):
     samples = ["", "abc", "Бросок 2к6", "x" * 55, "y" * 56, "z" * 64, "🎲" * 100, "a" * 1000]
     samples.append(json.dumps({"roll": {"total": 9, "actor_name": "Алиса"}, "salt": "ab"}))
     got = page.evaluate(
-        "async (xs) => { const sha = await import('/static/js/sha256.js'); return xs.map(sha.hex); }",
+        "async (xs) => { const sha = await import('/static/js/sha256.js');"
+        " return xs.map(sha.hex); }",
         samples,
     )
     assert got == [hashlib.sha256(s.encode()).hexdigest() for s in samples]

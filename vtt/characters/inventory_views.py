@@ -68,7 +68,6 @@ def inventory_page(request: HttpRequest, cid: int) -> HttpResponse:
             "move": reverse("api-character-move", args=[character.pk, "MOVE"]),
             "ws": f"/ws/campaigns/{campaign.pk}/",
         },
-        "labels": js_labels(),
     }
     context: dict[str, Any] = {
         "character": character,
@@ -119,85 +118,4 @@ def attack_type_labels() -> dict[str, str]:
         "melee": pgettext("attack type", "Melee"),
         "ranged": pgettext("attack type", "Ranged"),
         "thrown": pgettext("attack type", "Thrown"),
-    }
-
-
-def js_labels() -> dict[str, str]:
-    """Every string inventory.js shows; ``{name}`` tokens are filled in by the script."""
-    return {
-        "slot": _("{area}, slot {n}"),
-        "slotShort": _("slot {n}"),
-        "slots": _("{n} sl."),
-        "stack": _("stack {count}/{limit}"),
-        "wear": _("wear dice {dice}/{max}"),
-        "armour": _("AD {defence}/{max}"),
-        "shield": _("shield"),
-        "damage": _("damage {t1} / {t2} / {t3}"),
-        "piercing": _("piercing"),
-        "light": _("light {bright}/{dim}"),
-        "lit": _("lit"),
-        "magic": _("magic"),
-        "useless": _("useless"),
-        "fragile": _("fragile"),
-        "unidentified": _("unidentified"),
-        "worn": _("worn"),
-        "wornArmour": _("Worn armour"),
-        "noArmour": _("No armour worn. Drop armour from the backpack here."),
-        "takeOff": _("Take off"),
-        "continued": _("continued"),
-        "empty": _("empty"),
-        "wound": _("Wound"),
-        "hungerWound": _("Hunger wound"),
-        "wounds": _("Wounds: {n} of {max}"),
-        "speed": _("Speed {value}"),
-        "speedPenalty": _("−{n} speed: wounds in slots with items"),
-        "overload": _(
-            "Overloaded magic slot: {slots}. No rest, and 1d6 wounds at the end of every "
-            "dungeon turn."
-        ),
-        "magicEmpty": _("empty"),
-        "floor": _("Drop on the ground"),
-        "selected": _("Selected: {name}. Tap a slot to move it there."),
-        "selectedWound": _("Selected: the wound in slot {n}. Tap a backpack slot to move it."),
-        "cancel": _("Cancel"),
-        "drop": _("Drop"),
-        "dropConfirm": _("Drop {name}?"),
-        "retrieve": _("Retrieve from backpack"),
-        "wearArmour": _("Wear armour"),
-        "takeOffArmour": _("Take off armour"),
-        "equip": _("Wear in a magic slot"),
-        "unequip": _("Take off the magic item"),
-        "lightUp": _("Light"),
-        "putOut": _("Put out"),
-        "use": _("Use"),
-        "move": _("Move"),
-        "moved": _("Moved."),
-        "saving": _("Saving…"),
-        "refused": _("Refused: {reason}"),
-        "failed": _("The request failed. Check the connection and try again."),
-        "stale": _("The board changed meanwhile; it has been reloaded."),
-        "retrieved": _("d10 = {roll} (needs {needed}+): the item is in hand."),
-        "notRetrieved": _(
-            "d10 = {roll} (needs {needed}+): not retrieved. The maneuver is spent; you may "
-            "rearrange the backpack."
-        ),
-        "dumpConfirm": _("Dump everything out of the backpack?"),
-        "dumped": _("Dumped: {names}."),
-        "nothingToDump": _("The backpack is empty."),
-        "deleted": _("This character was deleted."),
-        "live": _("Live"),
-        "offline": _("Offline: reconnecting…"),
-        "readOnly": _("Read only"),
-        "added": _("Added: {name}."),
-        "needName": _("Give the item a name."),
-        "inRoundsHint": _(
-            "In round-timed play a drag out of the backpack into the hands is a retrieval: "
-            "the server rolls the d10."
-        ),
-        "stackOf": _("In this stack"),
-        "dropOne": _("Drop this one"),
-        "itemCount": _("items: {n}"),
-        "noItems": _("Nothing carried yet."),
-        "magicSlotsTitle": _("Magic item slots"),
-        "choose": _("Choose a magic slot"),
     }
