@@ -17,8 +17,34 @@
 import { request as apiRequest, useSocket } from "./api.js";
 import { h } from "./lib/dom.js";
 import { fmt } from "./lib/format.js";
-import { gettext } from "./lib/i18n.js";
+import { gettext, pgettext } from "./lib/i18n.js";
 import { connect as connectSocket } from "./socket.js";
+
+// The slot areas (systems/crows/inventory.py), by key.
+const AREA_NAMES = {
+  hands: gettext("Hand slots"),
+  belt: gettext("Belt slots"),
+  backpack: gettext("Backpack slots"),
+};
+
+// The six magic item slots; "Waist" and "Arms" must not read like the belt and hand slots.
+const MAGIC_SLOT_NAMES = {
+  head: pgettext("magic item slot", "Head"),
+  neck: pgettext("magic item slot", "Neck"),
+  waist: pgettext("magic item slot", "Waist"),
+  arms: pgettext("magic item slot", "Arms"),
+  finger: pgettext("magic item slot", "Finger"),
+  feet: pgettext("magic item slot", "Feet"),
+};
+
+// Wear-dice keywords, by key.
+const WEAR_KEYWORD_NAMES = {
+  useless: pgettext("wear keyword", "Useless"),
+  refuel: pgettext("wear keyword", "Refuel"),
+  rest: pgettext("wear keyword", "Rest"),
+  activation: pgettext("wear keyword", "Activation"),
+  dungeon_turn: pgettext("wear keyword", "Dungeon turn"),
+};
 
 function start() {
   var root = document.getElementById("inventory");
@@ -33,11 +59,10 @@ function start() {
   var MOUSE_SLOP = 4;    // px before a mouse press becomes a drag
 
   var AREAS = {};
-  config.areas.forEach(function (a) { AREAS[a.key] = a; });
-  var MAGIC = {};
-  config.magicSlots.forEach(function (m) { MAGIC[m.key] = m.label; });
-  var KEYWORDS = {};
-  config.wearKeywords.forEach(function (k) { KEYWORDS[k.key] = k.label; });
+  config.areas.forEach(function (a) { a.label = AREA_NAMES[a.key] || a.key; AREAS[a.key] = a; });
+  var MAGIC = MAGIC_SLOT_NAMES;
+  var magicSlots = config.magicSlots.map(function (key) { return { key: key, label: MAGIC[key] || key }; });
+  var KEYWORDS = WEAR_KEYWORD_NAMES;
 
   var state = {
     character: config.character,
@@ -373,7 +398,7 @@ function start() {
   function renderMagic() {
     magicBox.textContent = "";
     var heavy = overloaded();
-    config.magicSlots.forEach(function (m) {
+    magicSlots.forEach(function (m) {
       var cards = inv().magic[m.key] || [];
       var box = h("div", {
         "class": "inv-magic-slot" + (heavy.indexOf(m.key) >= 0 ? " overloaded" : ""),

@@ -83,9 +83,9 @@ export function isChooser(chooser, ownerId, me, isReferee, chooserId) {
   return ownerId === me.id;
 }
 
-/* api.js's call with this page's labels (read when called: init() may replace them).
+/* api.js's call with the page's CSRF token.
  * options.command/args name the table command (docs/table-protocol.md, "Commands"): sent
- * over the page's socket when one is registered with VTTApi, else by HTTP. */
+ * over the page's socket when one is registered with api.js, else by HTTP. */
 export function request(method, url, body, csrf, options) {
   var all = { csrf: csrf };
   if (options && options.command) {

@@ -20,7 +20,7 @@
  *                                                    // null when the socket is not connected
  * A refusal rejects with an Error carrying `status`, `code` and `data` (the API's error body).
  * A command whose answer never came (the socket dropped) rejects with status 0: the caller
- * may send it again by HTTP with the same key, which never acts twice (VTTApi does).
+ * may send it again by HTTP with the same key, which never acts twice (api.js does).
  */
 var PING_EVERY = 25000;
 var DEAD_AFTER = 65000;

@@ -1,8 +1,8 @@
 /* The live table: the event log over the socket, presence, hidden-roll verification and the
  * initiative tracker. Protocol: docs/table-protocol.md. Actions travel as `command` frames on
- * the same socket (VTTApi.useSocket): the reveal and the initiative through VTTApi, the roll
+ * the same socket (api.js's useSocket): the reveal and the initiative through api.js, the roll
  * bar and chat (htmx forms) as the `roll` and `chat` commands while the socket is connected.
- * With the socket down, VTTApi uses the REST API and htmx posts the forms as before.
+ * With the socket down, api.js uses the REST API and htmx posts the forms as before.
  *
  * The socket client is socket.js's (shared with the character sheet); this file adds presence,
  * the connection badge and the frames besides the log's.

@@ -192,3 +192,128 @@ def test_the_clock_module_draws_the_clock_and_its_log_entries(table, table_page)
     assert shown and all(tp.entry(e).count() == 1 for e in shown)
     assert not tp.page.locator("#clock-results").is_hidden()
     assert not [e for e in tp.page.errors if e.startswith("pageerror")]
+
+
+def test_moves_module_shows_a_move_its_choice_and_the_resolution(table, table_page, serve):
+    from rest_framework.test import APIClient
+
+    from vtt.characters import services as characters
+
+    fighter = characters.character_create(
+        campaign=table.campaign,
+        actor=table.player,
+        role="player",
+        name="Ава",
+        state={
+            "stats": {"str": 16, "dex": 13, "con": 12, "int": 9, "wis": 10, "cha": 8},
+            "damage_die": "d10",
+            "hp": 20,
+            "max_hp": 20,
+            "ammo": 3,
+        },
+    )
+    # moves.js asks the API whose sheets these are (the real answer, served to the page)
+    api = APIClient()
+    api.force_authenticate(table.player)
+    list_url = reverse("api-characters", args=[table.campaign.pk])
+    serve.page(list_url, api.get(list_url).content, "application/json")
+    tp = table_page(table, table.player)
+
+    outcome, pending = characters.move_make(
+        character=fighter, actor=table.player, move="volley", dice=ScriptedDice([3, 3])
+    )
+    assert outcome.band == "7-9" and pending is not None
+    tp.feed_new()
+    move = TableEvent.objects.get(campaign=table.campaign, kind="move")
+    entry = tp.entry(move)
+    assert entry.locator(".move-char").inner_text() == "Ава"
+    assert entry.get_attribute("data-pending-id") == str(pending.pk)
+    assert "7–9" in entry.inner_text()  # the band as players write it
+    buttons = entry.locator(".choices button")
+    buttons.first.wait_for()
+    assert buttons.count() >= 2  # her own choice: one button per option
+
+    characters.move_choose(pending=pending, actor=table.player, role="player", choices=["ammo"])
+    tp.feed_new()
+    assert "is-resolved" in entry.get_attribute("class")
+    assert entry.locator(".resolved-mark").inner_text() == "✓ выбор сделан"
+    assert not [e for e in tp.page.errors if e.startswith("pageerror")]
+
+
+def test_map_module_follows_token_events(table, table_page):
+    from vtt.maps import services as maps
+
+    m = maps.map_create(
+        campaign=table.campaign, actor=table.referee, name="Склеп", width=10, height=10
+    )
+    maps.map_activate(campaign=table.campaign, actor=table.referee, map_id=m.pk)
+    maps.fog_change(map=m, actor=table.referee, reveal=True, rect=[0, 0, 4, 9])
+    tp = table_page(table, table.player)
+    assert tp.page.evaluate("() => Object.keys(window.VTTMap.tokens()).length") == 0
+
+    guard = maps.token_create(map=m, actor=table.referee, name="Стражник", col=3, row=3)
+    maps.token_create(map=m, actor=table.referee, name="Гоблин в тумане", col=8, row=8)
+    fed = tp.feed_new()
+    assert {e.kind for e in fed} == {"map.token"}
+    tokens = tp.page.evaluate("() => Object.values(window.VTTMap.tokens())")
+    assert [(t["name"], t["col"], t["row"]) for t in tokens] == [("Стражник", 3, 3)]
+    assert tp.entry(fed[0]).count() == 0  # map events are drawn on the map, not in the log
+
+    maps.token_move(
+        map=m, actor=table.referee, role="referee", token_id=guard.pk, col=4, row=2, path=None
+    )
+    tp.feed_new()
+    moved = tp.page.evaluate(f"() => window.VTTMap.tokens()[{guard.pk}]")
+    assert (moved["col"], moved["row"]) == (4, 2)
+
+
+def test_deck_module_shows_the_dealt_order_without_hidden_sheets(table, table_page):
+    from systems.savage_worlds import deck as cards
+    from vtt.characters import services as characters
+    from vtt.tablestate import services as tablestate
+
+    table.campaign.ruleset = "savage_worlds"
+    table.campaign.save(update_fields=["ruleset"])
+    traits = {
+        "attributes": {k: "d6" for k in ("agility", "smarts", "spirit", "strength", "vigor")},
+        "skills": [{"key": "fighting", "name": "Драка", "die": "d8"}],
+    }
+
+    def sheet(name, user=None, **extra):
+        return characters.character_create(
+            campaign=table.campaign,
+            actor=user or table.referee,
+            role="player" if user else "referee",
+            name=name,
+            kind="npc" if user is None else "pc",
+            state={**traits, **({"role": "npc"} if user is None else {})},
+            **extra,
+        )
+
+    cast = [sheet("Аня", table.player), sheet("Борис", table.other_player)]
+    cast.append(sheet("Злодей", hidden=True))
+    tp = table_page(table, table.player)
+    top = ["KS", "KH", "QC"]
+    deck = top + [c for c in cards.full_deck() if c not in top]
+
+    def move(key, params=None, dice=None):
+        tablestate.table_move(
+            campaign=table.campaign,
+            actor=table.referee,
+            role="referee",
+            move=key,
+            params=params,
+            dice=dice or ScriptedDice([]),
+        )
+
+    move("start_combat", dice=ScriptedDice([], shuffles=[deck]))
+    move("deal_round", {"participants": [{"character_id": c.pk} for c in cast]})
+    fed = tp.feed_new()
+    assert "tablestate" in {e.kind for e in fed}
+    body = tp.page.locator("#ts-body")
+    body.get_by_text("Борис").first.wait_for()
+    text = body.inner_text()
+    assert text.index("Аня") < text.index("Борис")
+    assert "Злодей" not in text  # the hidden villain's card is the referee's
+    assert "1" in tp.page.locator("#ts-round").inner_text()
+    assert not [e for e in tp.page.errors if e.startswith("pageerror")]
