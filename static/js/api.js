@@ -3,7 +3,6 @@
  * `options.failed`, else failedText(); the Error carries `status` (0 when the network failed)
  * and the parsed body as `data` for callers that react to 409 and the like.
  *
- *   import { request } from "./api.js";
  *   request("POST", url, {params: {}}, {csrf: token}).then(...)
  *
  * `keyed: true` puts the field name before a field error ("hp: too high").

@@ -2,8 +2,7 @@
  * `hello` with the last sequence number, `replay` on a gap, pings, reconnect with back-off and
  * jitter, a visible state.
  *
- *   import { connect } from "./socket.js";
- *   const sock = connect({
+ *   const sock = connect({   // this module's export
  *     url: "/ws/campaigns/1/", position: head,
  *     onEvent: function (ev) {...},        // every event, in order, exactly once
  *     onState: function (state, info) {...},  // connecting | connected | reconnecting | offline
