@@ -9,7 +9,7 @@
  */
 import { failedText, request as apiRequest } from "./api.js";
 import { fmt } from "./lib/format.js";
-import { gettext } from "./lib/i18n.js";
+import { gettext, localized as tr } from "./lib/i18n.js";
 import { toast } from "./lib/toast.js";
 import { map } from "./map.js";
 
@@ -20,7 +20,6 @@ function start() {
   var C = JSON.parse(configNode.textContent);
   if (C.ruleset !== "crows" || !C.crows) return null;
   var K = C.crows;
-  var lang = (C.lang || "ru").slice(0, 2);
   var me = C.me;
   var isReferee = C.isReferee;
 
@@ -37,12 +36,6 @@ function start() {
   var combatSeq = K.head || 0;
 
   // ---- helpers -------------------------------------------------------------------------------
-
-  function tr(text) {
-    if (text === null || text === undefined) return "";
-    if (typeof text === "string") return text;
-    return text[lang] || text.en || text.ru || "";
-  }
 
   function node(tag, cls, text, attrs) {
     var n = document.createElement(tag);

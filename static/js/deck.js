@@ -15,7 +15,7 @@
 import { request as apiRequest } from "./api.js";
 import { h } from "./lib/dom.js";
 import { fmt } from "./lib/format.js";
-import { gettext } from "./lib/i18n.js";
+import { gettext, localized as loc } from "./lib/i18n.js";
 import { renderers } from "./lib/renderers.js";
 import { toast } from "./lib/toast.js";
 
@@ -24,7 +24,6 @@ function start() {
   var panel = document.getElementById("tablestate");
   if (!cfgNode || !panel) return;
   var cfg = JSON.parse(cfgNode.textContent);
-  var lang = cfg.lang;
   var body = document.getElementById("ts-body");
   var roundNode = document.getElementById("ts-round");
   var state = cfg.snapshot;
@@ -34,14 +33,7 @@ function start() {
   var busy = new Set(); // writes in flight, by key: a second click waits for the first
   var ui = { picked: new Map(), groups: null, traits: {}, npc: "", pickerOpen: false, unaware: "party", tactician: "" };
 
-
   // ---- helpers -------------------------------------------------------------------------------
-
-  function loc(obj) {
-    if (obj === null || obj === undefined) return "";
-    if (typeof obj !== "object") return String(obj);
-    return obj[lang] || obj.en || obj.ru || "";
-  }
 
   function csrf() {
     var node = document.getElementById("table-config");

@@ -9,8 +9,8 @@
  */
 import { request as apiRequest } from "./api.js";
 import { h } from "./lib/dom.js";
-import { fmt } from "./lib/format.js";
-import { gettext, language } from "./lib/i18n.js";
+import { fmt, signed } from "./lib/format.js";
+import { gettext, localized as tr } from "./lib/i18n.js";
 import { renderers } from "./lib/renderers.js";
 
 // A move's result band (systems: PbtA bands, tiers, outcomes), by the key the server sends.
@@ -31,20 +31,9 @@ const BAND_NAMES = {
 // The page's URL patterns ({id}, {pid}): see init().
 var urls = {};
 
-/* A {ru, en} text (or a plain string) in the page's language. */
-export function tr(text) {
-  if (text === null || text === undefined) return "";
-  if (typeof text === "string") return text;
-  return text[language()] || text.en || text.ru || "";
-}
-
 export function bandLabel(band) {
   if (band === null || band === undefined) return "";
   return BAND_NAMES[band] || String(band);
-}
-
-function signed(n) {
-  return n > 0 ? "+" + n : n < 0 ? "−" + Math.abs(n) : "";
 }
 
 /* Faces, modifier, total, band and text of an outcome (the public part every viewer gets). */

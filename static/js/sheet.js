@@ -12,7 +12,7 @@
  */
 import { useSocket } from "./api.js";
 import { fmt } from "./lib/format.js";
-import { gettext } from "./lib/i18n.js";
+import { gettext, localized as tr } from "./lib/i18n.js";
 import { h } from "./lib/dom.js";
 import { toast } from "./lib/toast.js";
 import * as M from "./moves.js";
@@ -24,7 +24,6 @@ function start() {
   if (!configNode || !page) return null;
   var config = JSON.parse(configNode.textContent);
   M.init(config.moveUrls);
-  var tr = M.tr;
   var urls = config.urls;
   var schema = config.schema;
   var me = config.me;

@@ -91,13 +91,15 @@ def test_signed_and_localized(open_page):
     got = run(
         page,
         """
-        const { localized, signed } = await import("/static/js/lib/format.js");
+        const { signed } = await import("/static/js/lib/format.js");
+        const { localized } = await import("/static/js/lib/i18n.js");
         return [signed(2), signed(-1), signed(0),
                 localized({ ru: "Гоблин", en: "Goblin" }, "en"),
-                localized({ ru: "Гоблин" }, "en"), localized("plain", "ru"), localized(null, "ru")];
+                localized({ ru: "Гоблин" }, "en"), localized("plain", "ru"), localized(null, "ru"),
+                localized({ ru: "Гоблин", en: "Goblin" })];  // the page's language: ru
         """,
     )
-    assert got == ["+2", "−1", "0", "Goblin", "Гоблин", "plain", ""]
+    assert got == ["+2", "−1", "0", "Goblin", "Гоблин", "plain", "", "Гоблин"]
 
 
 def test_i18n_without_a_catalogue_shows_the_msgid(open_page):

@@ -16,10 +16,3 @@ export function signed(n) {
   if (n < 0) return "−" + Math.abs(n);
   return "0";
 }
-
-/** A {ru, en} text (or a plain string) in `lang`, falling back to English, then Russian. */
-export function localized(text, lang) {
-  if (text === null || text === undefined) return "";
-  if (typeof text !== "object") return String(text);
-  return text[lang] || text.en || text.ru || "";
-}

@@ -34,7 +34,15 @@ export function t(msgid, vars) {
   return vars ? fmt(gettext(msgid), vars) : gettext(msgid);
 }
 
-/** The page's language, for Intl formatters. */
+/** A {ru, en} text from the rules (or a plain string) in the page's language, falling back
+ * to English, then Russian. */
+export function localized(text, lang = language()) {
+  if (text === null || text === undefined) return "";
+  if (typeof text !== "object") return String(text);
+  return text[lang] || text.en || text.ru || "";
+}
+
+/** The page's language ("ru" or "en"), for Intl formatters and {ru, en} texts. */
 export function language() {
   return document.documentElement.lang || "ru";
 }
