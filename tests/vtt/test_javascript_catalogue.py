@@ -71,6 +71,16 @@ def test_catalogue_per_language_cacheable():
     assert client.get(reverse("javascript-catalogue", args=["de"])).status_code == 404
 
 
+def test_the_catalogue_carries_only_the_projects_strings():
+    """Not the admin's or another installed app's djangojs strings: each page downloads it."""
+    body = Client().get(reverse("javascript-catalogue", args=["ru"])).content.decode()
+    catalogue = json.loads(re.search(r"const newcatalog = (\{.*?\});", body, re.S).group(1))
+    assert set(catalogue) <= {msgid for _, msgid in catalogue_entries("ru")} | {
+        f"{ctx}\x04{msgid}" for ctx, msgid in catalogue_entries("ru") if ctx
+    }
+    assert "Available %s" not in catalogue  # the admin's filter widget
+
+
 @pytest.mark.django_db
 def test_pages_load_the_catalogue_of_their_language(table, client_for):
     client = client_for(table.player)

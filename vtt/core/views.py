@@ -145,6 +145,8 @@ def javascript_catalogue(request: HttpRequest, language: str) -> HttpResponse:
     if language not in dict(settings.LANGUAGES):
         raise Http404
     with translation.override(language):
-        response = JavaScriptCatalog.as_view()(request)
+        # Only the project's catalogue (LOCALE_PATHS, always read): with no package named,
+        # Django would also merge every installed app's strings, the admin's among them.
+        response = JavaScriptCatalog.as_view(packages=["vtt.core"])(request)
     patch_cache_control(response, public=True, max_age=JS_CATALOGUE_MAX_AGE)
     return response
