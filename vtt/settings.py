@@ -300,7 +300,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         # Hashed names need collectstatic; production runs it (Dockerfile, Procfile release).
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "vtt.core.staticfiles.ModuleManifestStaticFilesStorage"
         if env.bool("STATIC_MANIFEST", default=not DEBUG)
         else "whitenoise.storage.CompressedStaticFilesStorage",
     },

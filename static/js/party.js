@@ -1,11 +1,11 @@
 /* Party moves on the table page (templates/characters/_party_panel.html): Take Watch names the
  * camp and the watcher, Perilous Journey a hero for each role. The server rolls; the rolls and
  * every changed sheet reach the log through the socket like any move. */
-(function () {
-  "use strict";
+import { request as apiRequest } from "./api.js";
 
+function start() {
   var panel = document.getElementById("party-moves");
-  if (!panel || !window.VTTApi) return;
+  if (!panel) return;
   var base = panel.getAttribute("data-url");
 
   function ids(values) {
@@ -40,8 +40,8 @@
       error.hidden = true;
       button.disabled = true;
       var csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
-      window.VTTApi.request("POST", base.replace("MOVE", move), body(form, move), {
-        csrf: csrf, failed: panel.getAttribute("data-failed"),
+      apiRequest("POST", base.replace("MOVE", move), body(form, move), {
+        csrf: csrf,
         command: "party.move", args: { move: move },
       }).then(function () {
         button.disabled = false;
@@ -52,4 +52,6 @@
       });
     });
   });
-})();
+}
+
+start();

@@ -109,6 +109,7 @@ def _six(codes: str) -> list[int]:
 EXPECTATIONS: dict[str, Expect] = {
     "": Expect("302 302 302 302 302 302", "post 302 302 302 302 302 302"),
     "favicon.ico": Expect("301 301 301 301 301 301", "post 301 301 301 301 301 301"),
+    "jsi18n/<str:language>/": Expect("200 200 200 200 200 200", "post 405 405 405 405 405 405", kwargs={"language": "en"}),
     "accounts/language/": Expect("405 405 405 405 405 405", "post 400 400 400 400 400 400"),
     "accounts/login/": Expect("200 302 302 302 302 302", "post 200 302 302 302 302 302"),
     "accounts/logout/": Expect("405 405 405 405 405 405", "post 302 302 302 302 302 302"),

@@ -13,7 +13,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -259,7 +259,6 @@ def panel_context(
             .replace("999999999", "{cid}")
             .replace("888888888", "{pid}"),
         },
-        "labels": js_labels(),
     }
     web = web_for(campaign.ruleset)
     config.update(web.map_config(membership, m))
@@ -288,73 +287,6 @@ def map_panel(request: HttpRequest, pk: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.VIEW)
     m = selectors.active_map(membership.campaign_id)
     return render(request, "maps/_panel.html", panel_context(request, membership, m))
-
-
-def js_labels() -> dict[str, str]:
-    """Every string map.js shows, translated on the server (``{name}`` tokens filled in JS)."""
-    return {
-        "noMap": _("No map on the table."),
-        "cells": _("{n} cells"),
-        "distance": _("{cells} cells · {distance} {unit}"),
-        "movement": _("Moved {moved} of {speed} · {left} left"),
-        "movementOver": _("Moved {moved} of {speed}: {over} over"),
-        "noSpeed": _("No speed set"),
-        "hidden": _("hidden from players"),
-        "inFog": _("in the fog"),
-        "secret": _("secret"),
-        "failed": _("The request failed. Check the connection and try again."),
-        "deleteToken": _("Remove the token {name}?"),
-        "deleteNote": _("Remove this note?"),
-        "revealAll": _("Reveal the whole map to the players?"),
-        "hideAll": _("Cover the whole map with fog?"),
-        "tapToPlaceToken": _("Tap a cell to place the token."),
-        "tapToPlaceNote": _("Write the note, then tap a cell."),
-        "writeNote": _("Write the note first."),
-        "tapForParty": _("Tap a hex to set the party's position."),
-        "terrainHint": _("Tap or drag over cells to paint."),
-        "fogHint": _("Drag over cells to reveal or hide them."),
-        "rulerHint": _("Drag from one cell to another to measure."),
-        "moveHint": _("Drag your tokens; drag the background to pan."),
-        "partyShown": _("The party (as players see it)"),
-        "partyTrue": _("The party's true position"),
-        "noTerrain": _("no terrain"),
-        "tokenName": _("Token"),
-        "remove": _("Remove"),
-        "hide": _("Hide from players"),
-        "show": _("Show to players"),
-        "speed": _("Speed, cells"),
-        "loading": _("Loading the map…"),
-        "yours": _("your character"),
-        # battle maps (Crows): features and attacks
-        "featuresHint": _("Tap or drag over squares to paint walls, height, light or fog."),
-        "feature_cover_wall": _("Wall: blocks line of effect"),
-        "feature_cover_low": _("Low obstacle: cover"),
-        "feature_conceal_light": _("Light concealment"),
-        "feature_conceal_heavy": _("Heavy concealment"),
-        "feature_ground_difficult": _("Difficult terrain"),
-        "feature_ground_water": _("Water (swimming)"),
-        "feature_light_dim": _("Dim light"),
-        "feature_light_dark": _("Darkness"),
-        "light_dim": _("Dim light everywhere else"),
-        "light_dark": _("Darkness everywhere else"),
-        "attack": pgettext("map action", "Attack"),
-        "cancel": _("Cancel"),
-        "chooseTarget": _("{name} attacks: tap the target’s token."),
-        "loadingWeapons": _("Loading {name}’s weapons…"),
-        "attackWho": _("{from} → {to}"),
-        "weapon": _("Weapon"),
-        "unarmed": _("Unarmed strike"),
-        "attackKind": _("Melee or ranged"),
-        "byWeapon": _("As the weapon"),
-        "melee": _("Melee"),
-        "ranged": _("Ranged"),
-        "noSources": _("nothing from the map"),
-        "netMinus2": _("double disadvantage"),
-        "netMinus1": _("disadvantage"),
-        "net0": _("a plain roll"),
-        "netPlus1": _("advantage"),
-        "netPlus2": _("double advantage"),
-    }
 
 
 # --- images ---------------------------------------------------------------------------------------

@@ -136,7 +136,6 @@ def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any
             "initiativeStep": reverse("api-initiative-step", args=[campaign.pk]),
             "initiativeReset": reverse("api-initiative-reset", args=[campaign.pk]),
         },
-        "labels": js_labels(),
     }
     return {
         "campaign": campaign,
@@ -163,57 +162,6 @@ def table_panels(ruleset_key: str) -> dict[str, bool]:
 
 def new_key() -> str:
     return uuid.uuid4().hex
-
-
-def js_labels() -> dict[str, str]:
-    """Every string table.js shows, translated here so Russian is the default without a
-    JavaScript catalogue. ``{name}``-style tokens are filled in by the script."""
-    return {
-        "connecting": _("Connecting…"),
-        "connected": _("Connected"),
-        "reconnecting": _("Reconnecting in {s} s…"),
-        "reconnectingNow": _("Reconnecting…"),
-        "offline": _("Offline"),
-        "denied": _("No access to this table"),
-        "everyone": _("everyone"),
-        "everyoneFull": _("everyone (players see their own copy)"),
-        "toReferee": _("to the referee"),
-        "whisperTo": _("whisper to {name}"),
-        "whisperToYou": _("whisper to you"),
-        "blind": _("blind"),
-        "secretRoll": _("rolled in secret"),
-        "commitment": _("commitment"),
-        "reveal": _("Reveal"),
-        "revealed": _("revealed"),
-        "revealedRoll": _("hidden roll revealed"),
-        "verified": _("verified"),
-        "verifying": _("checking…"),
-        "mismatch": _("does NOT match its commitment"),
-        "unseen": _("commitment not loaded: show earlier entries to check"),
-        "verifiedTitle": _(
-            "Your browser hashed the revealed roll itself and got the commitment it saw before."
-        ),
-        "you": _("you"),
-        "round": _("Round {n}"),
-        "noEntries": _("No one in the initiative yet."),
-        "hidden": _("hidden"),
-        "hide": _("Hide from players"),
-        "show": _("Show to players"),
-        "remove": _("Remove"),
-        "removeConfirm": _("Remove {name} from the initiative?"),
-        "value": _("Initiative value"),
-        "currentTurn": _("Current turn"),
-        "hiddenTurn": _("A hidden participant acts."),
-        "failed": _("The request failed. Check the connection and try again."),
-        "nobody": _("No one else is here."),
-        # the roll bar and chat sent as socket commands show what their fragments show
-        "blindSent": _("Blind roll sent: only the referee sees the result."),
-        "sentTwice": _("(sent twice: this is the first roll, not a new one)"),
-        "typeNotation": _("Type dice notation, for example 2d6+1."),
-        "notationOf": _("Dice"),
-        "total": _("Total"),
-        "roles": {role.value: str(role.label) for role in Role},
-    }
 
 
 # --- the roll bar -------------------------------------------------------------------------------

@@ -16,12 +16,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from systems import get_ruleset
 from systems.crows import inventory as slot_rules
+from systems.crows.terms import MAGIC_SLOT_KEYS
 from vtt.campaigns.models import Role
 from vtt.characters.api import character_data
 from vtt.characters.visibility import can_edit, can_see_full
@@ -57,18 +58,15 @@ def inventory_page(request: HttpRequest, cid: int) -> HttpResponse:
         "csrf": get_token(request),
         "settings": get_ruleset(RULESET).clean_settings(campaign.rules or None),
         "areas": [
-            {"key": key, "label": label, "slots": slot_rules.AREA_SIZE[key], "columns": cols}
-            for key, label, cols in area_layout()
+            {"key": key, "slots": slot_rules.AREA_SIZE[key], "columns": cols}
+            for key, cols in area_layout()
         ],
-        "magicSlots": [{"key": k, "label": v} for k, v in magic_slot_labels().items()],
-        "wearKeywords": [{"key": k, "label": v} for k, v in wear_keyword_labels().items()],
-        "attackTypes": [{"key": k, "label": v} for k, v in attack_type_labels().items()],
+        "magicSlots": list(MAGIC_SLOT_KEYS),
         "urls": {
             "character": reverse("api-character", args=[character.pk]),
             "move": reverse("api-character-move", args=[character.pk, "MOVE"]),
             "ws": f"/ws/campaigns/{campaign.pk}/",
         },
-        "labels": js_labels(),
     }
     context: dict[str, Any] = {
         "character": character,
@@ -80,124 +78,7 @@ def inventory_page(request: HttpRequest, cid: int) -> HttpResponse:
     return render(request, "crows/inventory.html", context)
 
 
-def area_layout() -> list[tuple[str, str, int]]:
-    """Areas in the seed's order (L356) and the columns each is drawn in: the backpack in two
-    rows of five, as the seed lays cards out without a sheet (L381)."""
-    return [
-        (slot_rules.HANDS, _("Hand slots"), 2),
-        (slot_rules.BELT, _("Belt slots"), 4),
-        (slot_rules.BACKPACK, _("Backpack slots"), 5),
-    ]
-
-
-def magic_slot_labels() -> dict[str, str]:
-    """The six magic item slots (L364-L373); "Waist" and "Arms" must not read like the belt
-    and hand slots (digest §5, UI note)."""
-    return {
-        "head": pgettext("magic item slot", "Head"),
-        "neck": pgettext("magic item slot", "Neck"),
-        "waist": pgettext("magic item slot", "Waist"),
-        "arms": pgettext("magic item slot", "Arms"),
-        "finger": pgettext("magic item slot", "Finger"),
-        "feet": pgettext("magic item slot", "Feet"),
-    }
-
-
-def wear_keyword_labels() -> dict[str, str]:
-    """Wear-dice keywords (L476-L482)."""
-    return {
-        "useless": pgettext("wear keyword", "Useless"),
-        "refuel": pgettext("wear keyword", "Refuel"),
-        "rest": pgettext("wear keyword", "Rest"),
-        "activation": pgettext("wear keyword", "Activation"),
-        "dungeon_turn": pgettext("wear keyword", "Dungeon turn"),
-    }
-
-
-def attack_type_labels() -> dict[str, str]:
-    return {
-        "melee": pgettext("attack type", "Melee"),
-        "ranged": pgettext("attack type", "Ranged"),
-        "thrown": pgettext("attack type", "Thrown"),
-    }
-
-
-def js_labels() -> dict[str, str]:
-    """Every string inventory.js shows; ``{name}`` tokens are filled in by the script."""
-    return {
-        "slot": _("{area}, slot {n}"),
-        "slotShort": _("slot {n}"),
-        "slots": _("{n} sl."),
-        "stack": _("stack {count}/{limit}"),
-        "wear": _("wear dice {dice}/{max}"),
-        "armour": _("AD {defence}/{max}"),
-        "shield": _("shield"),
-        "damage": _("damage {t1} / {t2} / {t3}"),
-        "piercing": _("piercing"),
-        "light": _("light {bright}/{dim}"),
-        "lit": _("lit"),
-        "magic": _("magic"),
-        "useless": _("useless"),
-        "fragile": _("fragile"),
-        "unidentified": _("unidentified"),
-        "worn": _("worn"),
-        "wornArmour": _("Worn armour"),
-        "noArmour": _("No armour worn. Drop armour from the backpack here."),
-        "takeOff": _("Take off"),
-        "continued": _("continued"),
-        "empty": _("empty"),
-        "wound": _("Wound"),
-        "hungerWound": _("Hunger wound"),
-        "wounds": _("Wounds: {n} of {max}"),
-        "speed": _("Speed {value}"),
-        "speedPenalty": _("−{n} speed: wounds in slots with items"),
-        "overload": _(
-            "Overloaded magic slot: {slots}. No rest, and 1d6 wounds at the end of every "
-            "dungeon turn."
-        ),
-        "magicEmpty": _("empty"),
-        "floor": _("Drop on the ground"),
-        "selected": _("Selected: {name}. Tap a slot to move it there."),
-        "selectedWound": _("Selected: the wound in slot {n}. Tap a backpack slot to move it."),
-        "cancel": _("Cancel"),
-        "drop": _("Drop"),
-        "dropConfirm": _("Drop {name}?"),
-        "retrieve": _("Retrieve from backpack"),
-        "wearArmour": _("Wear armour"),
-        "takeOffArmour": _("Take off armour"),
-        "equip": _("Wear in a magic slot"),
-        "unequip": _("Take off the magic item"),
-        "lightUp": _("Light"),
-        "putOut": _("Put out"),
-        "use": _("Use"),
-        "move": _("Move"),
-        "moved": _("Moved."),
-        "saving": _("Saving…"),
-        "refused": _("Refused: {reason}"),
-        "failed": _("The request failed. Check the connection and try again."),
-        "stale": _("The board changed meanwhile; it has been reloaded."),
-        "retrieved": _("d10 = {roll} (needs {needed}+): the item is in hand."),
-        "notRetrieved": _(
-            "d10 = {roll} (needs {needed}+): not retrieved. The maneuver is spent; you may "
-            "rearrange the backpack."
-        ),
-        "dumpConfirm": _("Dump everything out of the backpack?"),
-        "dumped": _("Dumped: {names}."),
-        "nothingToDump": _("The backpack is empty."),
-        "deleted": _("This character was deleted."),
-        "live": _("Live"),
-        "offline": _("Offline: reconnecting…"),
-        "readOnly": _("Read only"),
-        "added": _("Added: {name}."),
-        "needName": _("Give the item a name."),
-        "inRoundsHint": _(
-            "In round-timed play a drag out of the backpack into the hands is a retrieval: "
-            "the server rolls the d10."
-        ),
-        "stackOf": _("In this stack"),
-        "dropOne": _("Drop this one"),
-        "itemCount": _("items: {n}"),
-        "noItems": _("Nothing carried yet."),
-        "magicSlotsTitle": _("Magic item slots"),
-        "choose": _("Choose a magic slot"),
-    }
+def area_layout() -> list[tuple[str, int]]:
+    """Areas in the rulebook's order and the columns each is drawn in: the backpack in two rows
+    of five, as the rulebook lays cards out without a sheet (their names: inventory.js)."""
+    return [(slot_rules.HANDS, 2), (slot_rules.BELT, 4), (slot_rules.BACKPACK, 5)]

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from systems.crows.terms import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
 from vtt.campaigns.models import Membership, Role
 from vtt.maps import selectors
@@ -69,78 +67,4 @@ def crows_config(membership: Membership, m: Map | None) -> dict[str, Any]:
                 ("se", "ЮВ", "SE"),
             )
         ],
-        "labels": crows_labels(),
-    }
-
-
-def crows_labels() -> dict[str, str]:
-    """Every string crows_panel.js shows (``{name}`` tokens filled in JS)."""
-    return {
-        "day": _("Day {n}"),
-        "notTravelling": _("The party is not travelling."),
-        "pace": _("Pace"),
-        "hexes": _("Hexes today: {moved} of {hexes}"),
-        "thresholds": _("Encounter threshold: {travel} on the road, {rest} at rest"),
-        "position": _("Position"),
-        "unknown": _("unknown"),
-        "lost": _("The party is lost"),
-        "hex": _("hex {col}, {row}"),
-        "noRoles": _("No travel roles yet."),
-        "check": _("Check"),
-        "checkDone": _("done"),
-        "tier": _("tier {n}"),
-        "arrived": _("Arrived at {place}"),
-        "prompts": _("For the referee"),
-        "secret": _("Referee only"),
-        "encounterYes": _("Encounter check {roll} against {threshold}: an encounter!"),
-        "encounterNo": _("Encounter check {roll} against {threshold}: nothing."),
-        "driftTo": _("Truly at {col}, {row}"),
-        "saves": _("Miasma saves"),
-        "noTask": _("— no role —"),
-        "combatNone": _("No combat."),
-        "round": _("Round {n}"),
-        "noRound": _("No round yet"),
-        "first": _("Acting first: {side}"),
-        "waiting": _("Waiting to act: {side}"),
-        "turnOf": _("{name}'s turn"),
-        "hiddenTurn": _("The enemies act"),
-        "spent": _("Spent: maneuvers {m}, actions {a}"),
-        "left": _("Left: maneuvers {m}, actions {a}"),
-        "moveLeft": _("{n} squares of the Move left"),
-        "reactionSpent": _("reaction spent"),
-        "acted": _("has acted"),
-        "surprised": _("surprised"),
-        "startTurn": _("Start the turn"),
-        "moveManeuver": _("Move (maneuver)"),
-        "maneuver": _("Maneuver"),
-        "action": _("Action"),
-        "reaction": _("Reaction"),
-        "endTurn": _("End the turn"),
-        "squares": _("Squares"),
-        "allies": _("Allies"),
-        "quarry": _("Quarry"),
-        "helps": _("Helps instead"),
-        "helpsNobody": _("— takes a role —"),
-        "chooseOne": _("Choose:"),
-        "miasmaChoice": _("17+ on the Miasma save: clear your cruelty or lift another's save"),
-        "clearCruelty": _("Clear my cruelty"),
-        "liftSave": _("Lift {name}'s save"),
-        "chosen": _("Chosen: {choice}"),
-        "rollInitiative": _("Roll the initiative (1d10)"),
-        "rollerIs": _("Initiative: {name} rolls"),
-        "taunt": _("Taunt"),
-        "ready": _("Ready an action"),
-        "trigger": _("Trigger"),
-        "triggerPlaceholder": _("When… (the trigger)"),
-        "whatPlaceholder": _("What (e.g. attack)"),
-        "fire": _("Trigger fired: act"),
-        "readied": _("readied"),
-        "grab": _("Grab"),
-        "release": _("Let go"),
-        "extraAction": _("Extra action"),
-        "join": _("Join the fight"),
-        "target": _("Target"),
-        "taunted": _("taunted"),
-        "grabbing": _("grabbing {name}"),
-        "extraNow": _("extra action now"),
     }
