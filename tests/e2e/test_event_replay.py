@@ -60,12 +60,17 @@ REGIONS = {
 
 # Plain data for a DOM subtree: tag, classes, attributes, text and children. What differs
 # between two loads of the same state by design is left out: the map's random id prefix,
-# inline styles (scroll and zoom), form values the user types, relative time texts. SVG
+# inline styles (scroll and zoom), CSRF tokens, the initial values of controls (their current
+# values are compared), relative time texts. SVG
 # layers (tokens, notes, terrain…) are compared as sets: the live page appends a token the
 # fresh one draws in the server's order.
 SNAPSHOT_JS = """
 ([regions, since]) => {
   const SKIP_ATTRS = new Set(["style", "id", "aria-describedby", "aria-labelledby", "for"]);
+  // What a control showed first; what it shows now is read from the control (~value).
+  const first = (tag, name) => name === "selected" || name === "checked" ||
+    (name === "value" && (tag === "input" || tag === "textarea"));
+  const csrf = (n) => n.getAttribute && n.getAttribute("name") === "csrfmiddlewaretoken";
   const uid = (v) => v.replace(/#m[0-9a-z]{1,6}-/g, "#-").replace(/^m[0-9a-z]{1,6}-/, "-");
   function data(node) {
     if (node.nodeType === Node.TEXT_NODE) {
@@ -74,11 +79,11 @@ SNAPSHOT_JS = """
     }
     if (node.nodeType !== Node.ELEMENT_NODE) return null;
     const tag = node.tagName.toLowerCase();
-    if (tag === "script" || tag === "style" || tag === "link") return null;
+    if (tag === "script" || tag === "style" || tag === "link" || csrf(node)) return null;
     const out = {t: tag};
     const attrs = {};
     for (const a of node.attributes) {
-      if (SKIP_ATTRS.has(a.name)) continue;
+      if (SKIP_ATTRS.has(a.name) || first(tag, a.name)) continue;
       attrs[a.name] = a.name === "class" ? a.value.split(/\\s+/).filter(Boolean).sort().join(" ")
                                          : uid(a.value);
     }

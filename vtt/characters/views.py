@@ -597,3 +597,18 @@ __all__ = [
     "described",
     "move_labels",
 ]
+
+
+@login_required
+@require_GET
+def party_panel(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table page's party moves panel as a fragment: party.js fetches it again when a
+    sheet is created, renamed or deleted, so the live page lists what a fresh one does."""
+    membership = authorize(request.user, pk, Action.VIEW)
+    campaign = membership.campaign
+    context = {
+        "campaign": campaign,
+        "can_play": can(membership, Action.PLAY) and not campaign.is_archived,
+        "is_referee": membership.role == Role.REFEREE,
+    }
+    return render(request, "characters/party_panel.html", context)

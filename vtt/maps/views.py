@@ -280,7 +280,6 @@ def panel_context(
         "sizes": config["sizes"],
         "terrains": config["terrains"],
         "is_crows": campaign.ruleset == "crows",
-        "characters": config["characters"],
         "maps": config["maps"],
     }
 
@@ -430,6 +429,7 @@ def js_labels() -> dict[str, str]:
     """Every string map.js shows, translated on the server (``{name}`` tokens filled in JS)."""
     return {
         "noMap": _("No map on the table."),
+        "npc": _("NPC"),
         "cells": _("{n} cells"),
         "distance": _("{cells} cells · {distance} {unit}"),
         "movement": _("Moved {moved} of {speed} · {left} left"),
