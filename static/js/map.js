@@ -1404,6 +1404,7 @@
     });
     C.characters = list;
     drawCharacterChoices();
+    document.dispatchEvent(new CustomEvent("vtt:characters"));
   }
 
   function drawCharacterChoices() {
@@ -1438,6 +1439,7 @@
     sourcesText: sourcesText,
     state: function () { return S; },
     tokens: function () { return tokens; },
+    characters: function () { return C.characters || []; },
     isRevealed: function (c, r) { return G ? revealed(c, r) : false; },
     geometry: function () { return G; },
   };
