@@ -454,9 +454,9 @@
     panel.querySelectorAll("[data-combat-when]").forEach(function (part) {
       part.hidden = (part.getAttribute("data-combat-when") === "on") !== !!combat;
     });
+    fillSurprised();  // the tokens on the map, whether a fight is on or not
     if (!combat) {
       combatState.appendChild(node("p", "muted", L.combatNone));
-      fillSurprised();
       return;
     }
     var head = node("p", "combat-summary");
@@ -646,9 +646,11 @@
   function reload() {
     var m = currentMap();
     layout();
-    if (!m) return;
-    if (m.kind === "square") {
+    if (m && m.kind === "square") {
       api("GET", url("combat")).then(function (data) { combat = data.combat; renderCombat(); }).catch(function () {});
+    } else {
+      combat = null;  // a fight belongs to its battle map: none on this one
+      renderCombat();
     }
   }
 
@@ -664,7 +666,7 @@
       var m = currentMap();
       if (m && p.map_id === m.id) setCombat(p.combat, ev.seq);
     } else if (ev.kind === "map.token" || ev.kind === "map.token.gone") {
-      if (!combat) setTimeout(fillSurprised, 50);
+      setTimeout(fillSurprised, 50);
     }
   });
 

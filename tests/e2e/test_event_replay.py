@@ -28,8 +28,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from systems import RULESET_KEYS
-from tests.e2e.conftest import login
+from systems import RULESET_KEYS, get_ruleset
+from systems.crows.inventory import place
+from systems.crows.items import make_item
+from tests.e2e.conftest import login, register_secret
 from tests.e2e.test_player_leak_scan import call, open_table
 from vtt.table import kinds as registry
 
@@ -181,6 +183,7 @@ class Table:
     ruleset: str
     tag: str = field(default_factory=lambda: uuid.uuid4().hex[:6])
     character: dict[str, Any] = field(default_factory=dict)
+    map_id: int = 0  # the scenario's square map, on the table after ``maps``
 
     @property
     def api(self) -> str:
@@ -233,6 +236,7 @@ def characters(t: Table) -> None:
 
 def initiative(t: Table) -> None:
     call(t.gm, "POST", f"{t.api}/initiative/", {"name": f"Вера {t.tag}", "value": 12})
+    register_secret(f"засада {t.tag}")
     call(
         t.gm,
         "POST",
@@ -250,7 +254,8 @@ def maps(t: Table) -> None:
     made = call(
         t.gm, "POST", base, {"name": f"Подвал {t.tag}", "width": 8, "height": 6, "fogged": True}
     )
-    api = f"{base}{made['map']['id']}/"
+    t.map_id = made["map"]["id"]
+    api = f"{base}{t.map_id}/"
     call(t.gm, "POST", api + "activate/", {"active": True})
     call(t.gm, "POST", api + "fog/", {"mode": "reveal", "rect": [0, 0, 3, 5]})
     own = call(
@@ -260,6 +265,7 @@ def maps(t: Table) -> None:
         {"name": f"Вера {t.tag}", "col": 1, "row": 1, "character_id": t.character["id"]},
     )
     call(t.gm, "POST", api + "tokens/", {"name": f"Волк {t.tag}", "col": 6, "row": 2})
+    register_secret(f"Тень {t.tag}")
     hidden = call(
         t.gm, "POST", api + "tokens/", {"name": f"Тень {t.tag}", "col": 2, "row": 4, "hidden": True}
     )
@@ -267,7 +273,8 @@ def maps(t: Table) -> None:
     call(t.gm, "POST", api + "terrain/", {"terrain": "forest", "cells": [[0, 0], [5, 5]]})
     call(t.gm, "POST", api + "features/", {"cells": [[1, 3], [6, 4]], "cover": "low"})
     call(t.gm, "POST", api + "notes/", {"col": 3, "row": 3, "text": f"Дверь {t.tag}"})
-    secret = call(
+    register_secret(f"Ловушка {t.tag}")
+    call(
         t.gm,
         "POST",
         api + "notes/",
@@ -282,7 +289,6 @@ def maps(t: Table) -> None:
     call(t.gm, "POST", api + "round/")
     call(t.gm, "PATCH", api, {"name": f"Подвал {t.tag} (верхний)"})
     call(t.gm, "DELETE", api + f"tokens/{hidden['id']}/")
-    del secret
     other = call(t.gm, "POST", base, {"name": f"Черновик {t.tag}", "width": 4, "height": 4})
     call(t.gm, "DELETE", f"{base}{other['map']['id']}/")
 
@@ -311,11 +317,81 @@ def dungeon_world(t: Table) -> None:
     )
 
 
-def crows(t: Table) -> None:
+def crows_clock(t: Table) -> None:
     clock = f"{t.api}/clock/"
     call(t.gm, "POST", clock, {"action": "start", "dungeon": f"Склеп {t.tag}"})
     call(t.gm, "POST", clock, {"action": "rest"})
     call(t.gm, "POST", clock, {"action": "stop"})
+
+
+def crows_reaction(t: Table) -> None:
+    """A hidden creature swings at the player's character until it misses: the counterattack
+    it opens reaches the player alone, as ``move.reaction``, and stays open."""
+    name = f"Тень-в-углу {t.tag}"
+    register_secret(name)
+    rules = get_ruleset("crows")
+    sword = make_item(
+        "sword", "Меч", kind="sword", damage={"type": "melee", "tier2": "3", "tier3": "5"}
+    )
+
+    def armed(state: dict[str, Any]) -> dict[str, Any]:
+        """The sheet with a sword in hand (a counterattack needs a melee weapon)."""
+        state = {**state, "inventory": place(state["inventory"], sword, "hands:1")}
+        return rules.validate_state(state)
+
+    lurker = call(
+        t.gm,
+        "POST",
+        f"{t.api}/characters/",
+        {"name": name, "kind": "npc", "hidden": True, "state": armed(rules.default_state())},
+    )
+    target = f"/api/characters/{t.character['id']}/"
+    sheet = call(t.gm, "GET", target)
+    unhurt = armed(sheet["state"])
+    call(t.gm, "PUT", target, {"state": unhurt, "version": sheet["version"]})
+    since = t.head()
+    for _attempt in range(20):
+        call(
+            t.gm,
+            "POST",
+            f"/api/characters/{lurker['id']}/moves/attack/",
+            {"params": {"weapon_id": "sword", "distance": 1}, "target_id": t.character["id"]},
+        )
+        if "move.reaction" in t.kinds_since(since):
+            return
+        # a hit: the target is healed for the next swing (the sheet's edit, as a referee's)
+        version = call(t.gm, "GET", target)["version"]
+        call(t.gm, "PUT", target, {"state": unhurt, "version": version})
+    raise AssertionError("the creature never missed")
+
+
+def crows_combat(t: Table) -> None:
+    """A fight on the scenario's square map, left under way (the strip shows its round)."""
+    combat = f"{t.api}/maps/{t.map_id}/combat/"
+    call(t.gm, "POST", combat + "start/", {})
+    call(t.gm, "POST", combat + "round/", {})
+
+
+def crows_travel(t: Table) -> None:
+    """A hex map on the table and a travel day on it, left under way."""
+    made = call(
+        t.gm,
+        "POST",
+        f"{t.api}/maps/",
+        {
+            "name": f"Пустоши {t.tag}",
+            "kind": "hex",
+            "orientation": "flat",
+            "width": 10,
+            "height": 8,
+            "fogged": False,
+        },
+    )
+    api = f"{t.api}/maps/{made['map']['id']}/"
+    call(t.gm, "POST", api + "party/", {"shown": [4, 4], "true": [4, 4]})
+    call(t.gm, "POST", api + "activate/", {"active": True})
+    call(t.gm, "POST", api + "travel/begin/", {})
+    call(t.gm, "POST", api + "travel/day/", {"pace": "normal"})
 
 
 def savage_worlds(t: Table) -> None:
@@ -329,56 +405,57 @@ def tales(t: Table) -> None:
     call(t.gm, "POST", f"{t.api}/table-moves/reset_battle/", {})
 
 
-COMMON: list[Callable[[Table], None]] = [rolls_and_chat, characters, maps]
+Step = Callable[[Table], None]
+COMMON: tuple[Step, ...] = (rolls_and_chat, characters, maps)
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """What to do at one ruleset's table, and the kinds (coverage entries) it publishes."""
+    """What to do at one ruleset's table, in phases (both pages are compared with fresh ones
+    after each), and the kinds (coverage entries) it publishes."""
 
-    steps: tuple[Callable[[Table], None], ...]
+    phases: tuple[tuple[Step, ...], ...]
     kinds: frozenset[str]
 
 
-COMMON_KINDS = {
-    "roll",
-    "roll.hidden",
-    "roll.reveal",
-    "chat",
-    "character.created",
-    "character.updated",
-    "character.deleted",
-    "map.saved",
-    "map.active",
-    "map.update",
-    "map.deleted",
-    "map.token",
-    "map.token.gone",
-    "map.fog",
-    "map.note",
-    "map.note.gone",
-    "map.terrain",
-    "map.features",
-    "map.party",
-    "map.round",
-}
+COMMON_KINDS = frozenset(
+    {
+        "roll",
+        "roll.hidden",
+        "roll.reveal",
+        "chat",
+        "character.created",
+        "character.updated",
+        "character.deleted",
+        "map.saved",
+        "map.active",
+        "map.update",
+        "map.deleted",
+        "map.token",
+        "map.token.gone",
+        "map.fog",
+        "map.note",
+        "map.note.gone",
+        "map.terrain",
+        "map.features",
+        "map.party",
+        "map.round",
+    }
+)
 
 SCENARIOS: dict[str, Scenario] = {
     "dungeon_world": Scenario(
-        (*COMMON, initiative, dungeon_world),
-        frozenset(
-            COMMON_KINDS | {"initiative", "move", "move.details", "party.move", "random_table.roll"}
-        ),
+        ((*COMMON, initiative, dungeon_world),),
+        COMMON_KINDS | {"initiative", "move", "move.details", "party.move", "random_table.roll"},
     ),
     "crows": Scenario(
-        (*COMMON, initiative, crows),
-        frozenset(COMMON_KINDS | {"initiative", "clock", "turn.*"}),
+        ((*COMMON, initiative, crows_clock, crows_reaction, crows_combat), (crows_travel,)),
+        COMMON_KINDS
+        | {"initiative", "clock", "turn.*", "move", "move.reaction", "combat", "travel"},
     ),
-    "city_of_judas": Scenario((*COMMON, initiative), frozenset(COMMON_KINDS | {"initiative"})),
-    "tales": Scenario(
-        (*COMMON, initiative, tales), frozenset(COMMON_KINDS | {"initiative", "tablestate"})
-    ),
-    "savage_worlds": Scenario((*COMMON, savage_worlds), frozenset(COMMON_KINDS | {"tablestate"})),
+    "city_of_judas": Scenario(((*COMMON, initiative),), COMMON_KINDS | {"initiative"}),
+    "tales": Scenario(((*COMMON, initiative, tales),), COMMON_KINDS | {"initiative", "tablestate"}),
+    "savage_worlds": Scenario(((*COMMON, savage_worlds),), COMMON_KINDS | {"tablestate"}),
 }
 
 
@@ -416,17 +493,18 @@ def test_a_fresh_page_equals_the_live_one(new_page, ruleset):
     since = table.head()
     scenario = SCENARIOS[ruleset]
     try:
-        for step in scenario.steps:
-            step(table)
-        # Events reach a browser in order: once this line shows, everything before it did.
-        done = f"готово {table.tag}"
-        call(gm, "POST", f"{table.api}/chat/", {"text": done})
-        for page in (gm, pc):
-            expect(page.locator("#log-list .entry-chat", has_text=done)).to_be_visible()
+        for n, phase in enumerate(scenario.phases, 1):
+            for step in phase:
+                step(table)
+            # Events reach a browser in order: once this line shows, everything before it did.
+            done = f"готово {n} {table.tag}"
+            call(gm, "POST", f"{table.api}/chat/", {"text": done})
+            for page in (gm, pc):
+                expect(page.locator("#log-list .entry-chat", has_text=done)).to_be_visible()
+            assert_reload_agrees(gm, since, f"referee, phase {n}")
+            assert_reload_agrees(pc, since, f"player, phase {n}")
         published = table.kinds_since(since)
         assert scenario.kinds <= published, f"not published: {sorted(scenario.kinds - published)}"
-        assert_reload_agrees(gm, since, "referee")
-        assert_reload_agrees(pc, since, "player")
     finally:
         if active is not None:
             call(gm, "POST", f"{table.api}/maps/{active}/activate/", {"active": True})
