@@ -163,6 +163,7 @@ def differences(live: Any, fresh: Any, path: str = "") -> list[str]:
 def assert_reload_agrees(page, since: int, who: str) -> None:
     """The live page's state equals the state of the same page freshly loaded."""
     live = settled(page, since)
+    assert live["log"] and live["map"], f"{who}: the page shows no log or no map panel"
     page.reload()
     expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
     fresh = settled(page, since)
@@ -184,6 +185,7 @@ class Table:
     tag: str = field(default_factory=lambda: uuid.uuid4().hex[:6])
     character: dict[str, Any] = field(default_factory=dict)
     map_id: int = 0  # the scenario's square map, on the table after ``maps``
+    pending: dict[str, Any] = field(default_factory=dict)  # a move's choice left open
 
     @property
     def api(self) -> str:
@@ -294,10 +296,22 @@ def maps(t: Table) -> None:
 
 
 def dungeon_world(t: Table) -> None:
+    """Discern Realities until a 7+ leaves questions to pick (answered in the next phase), a party
+    move, the random table for everyone, and the referee's damage to a visible NPC (its
+    details are the referee's)."""
     cid = t.character["id"]
-    call(
-        t.pc, "POST", f"/api/characters/{cid}/moves/defy_danger/", {"params": {"approach": "wits"}}
-    )
+    for _attempt in range(20):
+        made = call(
+            t.pc,
+            "POST",
+            f"/api/characters/{cid}/moves/discern_realities/",
+            {"params": {}},
+        )
+        if made.get("pending_id"):
+            t.pending = made
+            break
+    else:
+        raise AssertionError("Discern Realities never left a choice open")
     call(
         t.pc,
         "POST",
@@ -314,6 +328,18 @@ def dungeon_world(t: Table) -> None:
         "POST",
         f"/api/characters/{keeper['id']}/moves/npc_take_damage/",
         {"params": {"amount": 1}},
+    )
+
+
+def dungeon_world_choice(t: Table) -> None:
+    """The open choice answered: both pages mark the move resolved."""
+    options = t.pending["outcome"]["options"]
+    pick = t.pending["outcome"].get("pick") or 1
+    call(
+        t.pc,
+        "POST",
+        f"/api/characters/{t.character['id']}/pending/{t.pending['pending_id']}/",
+        {"choices": [o["key"] for o in options[:pick]]},
     )
 
 
@@ -445,7 +471,7 @@ COMMON_KINDS = frozenset(
 
 SCENARIOS: dict[str, Scenario] = {
     "dungeon_world": Scenario(
-        ((*COMMON, initiative, dungeon_world),),
+        ((*COMMON, initiative, dungeon_world), (dungeon_world_choice,)),
         COMMON_KINDS | {"initiative", "move", "move.details", "party.move", "random_table.roll"},
     ),
     "crows": Scenario(
