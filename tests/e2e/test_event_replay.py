@@ -421,14 +421,26 @@ def crows_travel(t: Table) -> None:
 
 
 def savage_worlds(t: Table) -> None:
+    """A session's bennies, the pool corrected by hand, a fight dealt and left under way."""
     moves = f"{t.api}/table-moves/"
+    call(t.gm, "POST", moves + "start_session/", {})
+    call(t.gm, "POST", moves + "adjust_pool/", {"params": {"delta": 2}})
     call(t.gm, "POST", moves + "start_combat/", {})
     call(t.gm, "POST", moves + "deal_round/", {})
-    call(t.gm, "POST", moves + "end_combat/", {})
+
+
+def savage_worlds_end(t: Table) -> None:
+    """The fight and the session end (the demo table is shared with other browser tests)."""
+    call(t.gm, "POST", f"{t.api}/table-moves/end_combat/", {})
+    call(t.gm, "POST", f"{t.api}/table-moves/end_session/", {})
 
 
 def tales(t: Table) -> None:
-    call(t.gm, "POST", f"{t.api}/table-moves/reset_battle/", {})
+    """A fresh battle record: the party caught unaware, then initiative."""
+    moves = f"{t.api}/table-moves/"
+    call(t.gm, "POST", moves + "reset_battle/", {})
+    call(t.gm, "POST", moves + "surprise/", {"params": {"unaware": "party"}})
+    call(t.gm, "POST", moves + "initiative/", {})
 
 
 Step = Callable[[Table], None]
@@ -481,7 +493,9 @@ SCENARIOS: dict[str, Scenario] = {
     ),
     "city_of_judas": Scenario(((*COMMON, initiative),), COMMON_KINDS | {"initiative"}),
     "tales": Scenario(((*COMMON, initiative, tales),), COMMON_KINDS | {"initiative", "tablestate"}),
-    "savage_worlds": Scenario(((*COMMON, savage_worlds),), COMMON_KINDS | {"tablestate"}),
+    "savage_worlds": Scenario(
+        ((*COMMON, savage_worlds), (savage_worlds_end,)), COMMON_KINDS | {"tablestate"}
+    ),
 }
 
 
