@@ -216,12 +216,19 @@ def rolls_and_chat(t: Table) -> None:
     call(t.gm, "POST", f"{t.api}/rolls/", {"notation": "1d8", "visibility": "blind"})
     call(t.gm, "POST", f"{t.api}/rolls/{hidden['roll_id']}/reveal/")
     call(t.gm, "POST", f"{t.api}/chat/", {"text": f"Привет {t.tag}"})
-    alice = t.pc.request.get("/api/me/").json()["id"]
+    members = {m["display_name"]: m["user_id"] for m in call(t.gm, "GET", f"{t.api}/members/")}
     call(
         t.gm,
         "POST",
         f"{t.api}/chat/",
-        {"text": f"Шёпот {t.tag}", "visibility": "whisper", "target_id": alice},
+        {"text": f"Шёпот {t.tag}", "visibility": "whisper", "target_id": members["Алиса"]},
+    )
+    register_secret(f"Борису {t.tag}", allowed=("boris",))
+    call(
+        t.gm,
+        "POST",
+        f"{t.api}/chat/",
+        {"text": f"Борису {t.tag}", "visibility": "whisper", "target_id": members["Борис"]},
     )
 
 
