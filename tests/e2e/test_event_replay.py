@@ -214,6 +214,7 @@ def rolls_and_chat(t: Table) -> None:
         {"notation": "1d20", "visibility": "referee", "label": f"тайно {t.tag}"},
     )
     call(t.gm, "POST", f"{t.api}/rolls/", {"notation": "1d8", "visibility": "blind"})
+    call(t.pc, "POST", f"{t.api}/rolls/", {"notation": "1d6", "visibility": "referee"})
     call(t.gm, "POST", f"{t.api}/rolls/{hidden['roll_id']}/reveal/")
     call(t.gm, "POST", f"{t.api}/chat/", {"text": f"Привет {t.tag}"})
     members = {m["display_name"]: m["user_id"] for m in call(t.gm, "GET", f"{t.api}/members/")}
@@ -241,9 +242,17 @@ def characters(t: Table) -> None:
     )
     gone = call(t.pc, "POST", f"{t.api}/characters/", {"name": f"Временный {t.tag}"})
     call(t.pc, "DELETE", f"/api/characters/{gone['id']}/")
+    register_secret(f"Соглядатай {t.tag}")
+    call(
+        t.gm,
+        "POST",
+        f"{t.api}/characters/",
+        {"name": f"Соглядатай {t.tag}", "kind": "npc", "hidden": True},
+    )
 
 
 def initiative(t: Table) -> None:
+    """Entries visible and hidden, one added and removed by the player, two turns on."""
     call(t.gm, "POST", f"{t.api}/initiative/", {"name": f"Вера {t.tag}", "value": 12})
     register_secret(f"засада {t.tag}")
     call(
@@ -252,13 +261,18 @@ def initiative(t: Table) -> None:
         f"{t.api}/initiative/",
         {"name": f"засада {t.tag}", "value": 9, "hidden": True},
     )
-    call(t.gm, "POST", f"{t.api}/initiative/step/", {"direction": "next"})
+    added = call(t.pc, "POST", f"{t.api}/initiative/", {"name": f"Гость {t.tag}", "value": 5})
+    guest = next(e for e in added["entries"] if e["name"] == f"Гость {t.tag}")
+    call(t.pc, "DELETE", f"{t.api}/initiative/{guest['id']}/")
+    for _turn in range(2):
+        call(t.gm, "POST", f"{t.api}/initiative/step/", {"direction": "next"})
 
 
 def maps(t: Table) -> None:
     """A map of the scenario's own on the table: tokens (one of them the player's, one
-    hidden, one in the fog), fog revealed, notes, terrain, battle squares, the party marker, a
-    round, a rename; and a second map made and deleted."""
+    hidden, one in the fog), fog revealed and hidden again, notes, terrain, battle squares, the
+    party marker, a round, a rename, the player's token hidden by the referee; and a second
+    map made and deleted."""
     base = f"{t.api}/maps/"
     made = call(
         t.gm, "POST", base, {"name": f"Подвал {t.tag}", "width": 8, "height": 6, "fogged": True}
@@ -281,7 +295,8 @@ def maps(t: Table) -> None:
     call(t.pc, "POST", api + f"tokens/{own['id']}/move/", {"col": 2, "row": 2})
     call(t.gm, "POST", api + "terrain/", {"terrain": "forest", "cells": [[0, 0], [5, 5]]})
     call(t.gm, "POST", api + "features/", {"cells": [[1, 3], [6, 4]], "cover": "low"})
-    call(t.gm, "POST", api + "notes/", {"col": 3, "row": 3, "text": f"Дверь {t.tag}"})
+    door = call(t.gm, "POST", api + "notes/", {"col": 3, "row": 3, "text": f"Дверь {t.tag}"})
+    call(t.gm, "PATCH", api + f"notes/{door['id']}/", {"text": f"Дверь открыта {t.tag}"})
     register_secret(f"Ловушка {t.tag}")
     call(
         t.gm,
@@ -294,6 +309,10 @@ def maps(t: Table) -> None:
     erased = next(n for n in notes if n["text"] == f"Стёртая {t.tag}")
     call(t.gm, "DELETE", api + f"notes/{erased['id']}/")
     call(t.gm, "POST", api + "fog/", {"mode": "reveal", "rect": [4, 0, 7, 5]})
+    # the east hidden again: the wolf and a battle square leave the player's map
+    call(t.gm, "POST", api + "fog/", {"mode": "hide", "rect": [6, 0, 7, 5]})
+    # the player's own token hidden by the referee: theirs to see still (a whisper)
+    call(t.gm, "PATCH", api + f"tokens/{own['id']}/", {"hidden": True})
     call(t.gm, "POST", api + "party/", {"shown": [3, 2], "true": [4, 2]})
     call(t.gm, "POST", api + "round/")
     call(t.gm, "PATCH", api, {"name": f"Подвал {t.tag} (верхний)"})
