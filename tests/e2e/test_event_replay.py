@@ -186,6 +186,7 @@ class Table:
     character: dict[str, Any] = field(default_factory=dict)
     map_id: int = 0  # the scenario's square map, on the table after ``maps``
     pending: dict[str, Any] = field(default_factory=dict)  # a move's choice left open
+    travel_map_id: int = 0  # Crows: the hex map of the travel day
 
     @property
     def api(self) -> str:
@@ -194,15 +195,19 @@ class Table:
     def head(self) -> int:
         return call(self.gm, "GET", f"{self.api}/events/?since=0&limit=1")["head"]
 
-    def kinds_since(self, since: int) -> set[str]:
-        """The coverage entries of every event published after ``since``."""
+    def names_since(self, since: int) -> set[str]:
+        """The kinds of every event published after ``since``, as the referee sees them."""
         seen: set[str] = set()
         while True:
             page = call(self.gm, "GET", f"{self.api}/events/?since={since}&limit=500")
-            seen |= {kind_entry(e["kind"]) for e in page["events"]}
+            seen |= {e["kind"] for e in page["events"]}
             if not page["more"]:
                 return seen
             since = page["cursor"]
+
+    def kinds_since(self, since: int) -> set[str]:
+        """The coverage entries of every event published after ``since``."""
+        return {kind_entry(name) for name in self.names_since(since)}
 
 
 def rolls_and_chat(t: Table) -> None:
@@ -370,10 +375,30 @@ def dungeon_world_choice(t: Table) -> None:
 
 
 def crows_clock(t: Table) -> None:
+    """A dungeon turn counted in rooms until it ends (its results and the next turn), then the
+    clock stopped and set back as it was."""
     clock = f"{t.api}/clock/"
+    before = call(t.gm, "GET", clock)
+    call(t.gm, "POST", clock, {"action": "configure", "mode": "rooms"})
+    since = t.head()
     call(t.gm, "POST", clock, {"action": "start", "dungeon": f"Склеп {t.tag}"})
-    call(t.gm, "POST", clock, {"action": "rest"})
+    for _room in range(20):
+        call(t.gm, "POST", clock, {"action": "room"})
+        if "turn.ended" in t.names_since(since):
+            break
+    else:
+        raise AssertionError("the dungeon turn never ended")
     call(t.gm, "POST", clock, {"action": "stop"})
+    call(
+        t.gm,
+        "POST",
+        clock,
+        {
+            "action": "configure",
+            "mode": before["mode"],
+            "length_seconds": before["length_seconds"],
+        },
+    )
 
 
 def crows_reaction(t: Table) -> None:
@@ -439,11 +464,20 @@ def crows_travel(t: Table) -> None:
             "fogged": False,
         },
     )
-    api = f"{t.api}/maps/{made['map']['id']}/"
+    t.travel_map_id = made["map"]["id"]
+    api = f"{t.api}/maps/{t.travel_map_id}/"
     call(t.gm, "POST", api + "party/", {"shown": [4, 4], "true": [4, 4]})
     call(t.gm, "POST", api + "activate/", {"active": True})
     call(t.gm, "POST", api + "travel/begin/", {})
     call(t.gm, "POST", api + "travel/day/", {"pace": "normal"})
+
+
+def crows_end(t: Table) -> None:
+    """The fight and the journey end (the demo table is shared with other browser tests)."""
+    if t.map_id:
+        call(t.gm, "POST", f"{t.api}/maps/{t.map_id}/combat/end/", {})
+    if t.travel_map_id:
+        call(t.gm, "POST", f"{t.api}/maps/{t.travel_map_id}/travel/end/", {})
 
 
 def savage_worlds(t: Table) -> None:
@@ -480,6 +514,7 @@ class Scenario:
 
     phases: tuple[tuple[Step, ...], ...]
     kinds: frozenset[str]
+    cleanup: tuple[Step, ...] = ()  # run at the end whatever happened (shared demo tables)
 
 
 COMMON_KINDS = frozenset(
@@ -516,6 +551,7 @@ SCENARIOS: dict[str, Scenario] = {
         ((*COMMON, initiative, crows_clock, crows_reaction, crows_combat), (crows_travel,)),
         COMMON_KINDS
         | {"initiative", "clock", "turn.*", "move", "move.reaction", "combat", "travel"},
+        cleanup=(crows_end,),
     ),
     "city_of_judas": Scenario(((*COMMON, initiative),), COMMON_KINDS | {"initiative"}),
     "tales": Scenario(((*COMMON, initiative, tales),), COMMON_KINDS | {"initiative", "tablestate"}),
@@ -572,5 +608,7 @@ def test_a_fresh_page_equals_the_live_one(new_page, ruleset):
         published = table.kinds_since(since)
         assert scenario.kinds <= published, f"not published: {sorted(scenario.kinds - published)}"
     finally:
+        for step in scenario.cleanup:
+            step(table)
         if active is not None:
             call(gm, "POST", f"{table.api}/maps/{active}/activate/", {"active": True})
