@@ -588,17 +588,6 @@ def character_export(request: HttpRequest, cid: int) -> HttpResponse:
     return response
 
 
-__all__ = [
-    "character_export",
-    "character_import",
-    "character_list",
-    "character_print",
-    "character_sheet",
-    "described",
-    "move_labels",
-]
-
-
 @login_required
 @require_GET
 def party_panel(request: HttpRequest, pk: int) -> HttpResponse:
@@ -612,3 +601,15 @@ def party_panel(request: HttpRequest, pk: int) -> HttpResponse:
         "is_referee": membership.role == Role.REFEREE,
     }
     return render(request, "characters/party_panel.html", context)
+
+
+__all__ = [
+    "character_export",
+    "character_import",
+    "character_list",
+    "character_print",
+    "character_sheet",
+    "described",
+    "move_labels",
+    "party_panel",
+]
