@@ -1286,7 +1286,7 @@
     }
     if (ev.kind === "map.saved" || ev.kind === "map.deleted" || ev.kind === "map.update") {
       updateMapList(ev.kind, p);
-      if (ev.kind === "map.update") { reloadOnUpdate(p); return; }
+      if (ev.kind === "map.update") { reloadOnUpdate(ev); return; }
       if (ev.kind === "map.deleted" && S && S.map.id === p.map_id) setState(null);
       return;
     }
@@ -1357,9 +1357,11 @@
     drawFog();
   }
 
-  /* A renamed map reloads (its settings may have changed too), once for a burst of changes. */
-  function reloadOnUpdate(p) {
-    if (!S || p.map_id !== S.map.id || loading === p.map_id) return;
+  /* The map on the table changed its settings: load it again, once for a burst of changes
+   * (not when the state shown or being loaded is newer already). */
+  function reloadOnUpdate(ev) {
+    var p = ev.payload || {};
+    if (!S || p.map_id !== S.map.id || ev.seq <= S.head || loading === p.map_id) return;
     clearTimeout(reloadOnUpdate.timer);
     reloadOnUpdate.timer = setTimeout(function () { if (S) loadMap(S.map.id); }, 150);
   }

@@ -187,6 +187,7 @@ class Table:
     map_id: int = 0  # the scenario's square map, on the table after ``maps``
     pending: dict[str, Any] = field(default_factory=dict)  # a move's choice left open
     travel_map_id: int = 0  # Crows: the hex map of the travel day
+    made: list[int] = field(default_factory=list)  # sheets deleted at the end
 
     @property
     def api(self) -> str:
@@ -248,12 +249,13 @@ def characters(t: Table) -> None:
     gone = call(t.pc, "POST", f"{t.api}/characters/", {"name": f"Временный {t.tag}"})
     call(t.pc, "DELETE", f"/api/characters/{gone['id']}/")
     register_secret(f"Соглядатай {t.tag}")
-    call(
+    spy = call(
         t.gm,
         "POST",
         f"{t.api}/characters/",
         {"name": f"Соглядатай {t.tag}", "kind": "npc", "hidden": True},
     )
+    t.made += [t.character["id"], spy["id"]]
 
 
 def initiative(t: Table) -> None:
@@ -422,6 +424,7 @@ def crows_reaction(t: Table) -> None:
         f"{t.api}/characters/",
         {"name": name, "kind": "npc", "hidden": True, "state": armed(rules.default_state())},
     )
+    t.made.append(lurker["id"])
     target = f"/api/characters/{t.character['id']}/"
     sheet = call(t.gm, "GET", target)
     unhurt = armed(sheet["state"])
@@ -610,5 +613,8 @@ def test_a_fresh_page_equals_the_live_one(new_page, ruleset):
     finally:
         for step in scenario.cleanup:
             step(table)
+        # Sheets left behind would join other tests' deals and fights.
+        for made in table.made:
+            call(gm, "DELETE", f"/api/characters/{made}/")
         if active is not None:
             call(gm, "POST", f"{table.api}/maps/{active}/activate/", {"active": True})
