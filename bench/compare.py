@@ -27,7 +27,6 @@ import contextlib
 import json
 import math
 import os
-import resource
 import secrets
 import shutil
 import subprocess
@@ -39,19 +38,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.loadgen import KINDS, rollers_needed, token_moves_per_roller, windows_of
-from bench.run import (
+from bench.run import machine, run_phase
+from bench.servers import (
     BIN,
     ROOT,
-    _dsn,
-    _loopback,
-    _with_path,
     daphne_servers,
     django_env,
-    machine,
-    pg_admin_url,
-    redis_base_url,
+    dsn,
+    host_services,
+    migrate_and_seed,
     redis_cleanup,
-    run_phase,
+    with_path,
 )
 from bench.stats import KindStats, percentile
 
@@ -197,9 +194,9 @@ def seed_template(
     import psycopg
 
     tree.template = f"vttcmp{os.getpid()}_{tree.name}"
-    with psycopg.connect(_dsn(admin_url), autocommit=True) as conn:
+    with psycopg.connect(dsn(admin_url), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{tree.template}"')
-    url = _with_path(admin_url, "/" + tree.template)
+    url = with_path(admin_url, "/" + tree.template)
     env = django_env(url, redis_url, f"{tree.template}-seed", tree.root)
     env["SECRET_KEY"] = args.secret_key  # the sessions seeded here must hold in every round
     # this tree's bench package, the tree's own vtt: a directory with only a link to bench
@@ -209,20 +206,11 @@ def seed_template(
     env["PYTHONPATH"] = os.pathsep.join([str(shim), str(tree.root)])
     py = str(tree.bin_dir / "python")
     t = time.monotonic()
-    subprocess.run(  # noqa: S603
-        [py, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=tree.root,
-        env=env,
-        check=True,
-        timeout=900,
-    )
     needed = max(rollers_needed(w, r) for w in args.windows for r in (args.rate, args.single_rate))
     plan_path = work / f"plan-{tree.name}.json"
-    subprocess.run(  # noqa: S603
+    migrate_and_seed(
+        env,
         [
-            py,
-            "-m",
-            "bench.seed",
             "--groups",
             f"1x6,1x50,{args.tables}x6",
             "--rollers",
@@ -235,9 +223,9 @@ def seed_template(
             "--out",
             str(plan_path),
         ],
+        root=tree.root,
+        py=py,
         cwd=work,
-        env=env,
-        check=True,
         timeout=900,
     )
     tree.plan = json.loads(plan_path.read_text())
@@ -252,12 +240,12 @@ def seed_template(
 def round_database(admin_url: str, template: str, name: str) -> Iterator[str]:
     import psycopg
 
-    with psycopg.connect(_dsn(admin_url), autocommit=True) as conn:
+    with psycopg.connect(dsn(admin_url), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     try:
-        yield _with_path(admin_url, "/" + name)
+        yield with_path(admin_url, "/" + name)
     finally:
-        with psycopg.connect(_dsn(admin_url), autocommit=True) as conn:
+        with psycopg.connect(dsn(admin_url), autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
@@ -347,12 +335,7 @@ def table_lines(
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     todo = scenarios(args)
-    admin_url, redis_base = pg_admin_url(), redis_base_url()
-    _loopback(admin_url)
-    _loopback(redis_base)
-    redis_url = f"{redis_base}/{args.redis_db}"
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    admin_url, redis_url = host_services(args.redis_db)
     base = prepare_base(args)
     head_root = Path(args.head_dir).resolve() if args.head_dir else ROOT
     head_bin = Path(args.head_venv) / "bin" if args.head_venv else BIN
@@ -387,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         import psycopg
 
-        with psycopg.connect(_dsn(admin_url), autocommit=True) as conn:
+        with psycopg.connect(dsn(admin_url), autocommit=True) as conn:
             for tree in trees:
                 if tree.template:
                     conn.execute(f'DROP DATABASE IF EXISTS "{tree.template}" WITH (FORCE)')

@@ -1,5 +1,8 @@
 """``make bench``: the live table under load, then the bare-broadcast floor, on loopback.
 
+The databases, the servers and their clean-up are started and stopped by ``bench.servers``
+(shared with ``bench.compare``); this module drives the load and measures it.
+
 1. Create a PostgreSQL database of its own (dropped at the end) and a Redis key prefix of its
    own in its own DB number (its keys, and with clocks the Celery queue's, deleted at the end);
    migrate; seed N campaigns with M member users each, plus roller users with API tokens, and
@@ -30,21 +33,16 @@ import json
 import math
 import os
 import platform
-import resource
 import secrets
 import select
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from bench.loadgen import (
     KINDS,
@@ -54,11 +52,24 @@ from bench.loadgen import (
     window_starts,
     windows_of,
 )
+from bench.servers import (
+    BIN,
+    PY,
+    ROOT,
+    Phase,
+    baseline_server,
+    bench_database,
+    celery_cleanup,
+    celery_worker,
+    daphne_servers,
+    django_env,
+    host_services,
+    migrate_and_seed,
+    redis_cleanup,
+    stop,
+)
 from bench.stats import Summary, last_line, summarise
 
-ROOT = Path(__file__).resolve().parent.parent
-PY = sys.executable
-BIN = Path(sys.executable).parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 # --quick's defaults (an option given on the command line still wins); with --clocks every
 # table sees a turn or two end in 10 s
@@ -185,82 +196,7 @@ def uses(args: argparse.Namespace, kind: str) -> bool:
     return any(w[kind] > 0 for w in args.windows)
 
 
-# --- services ------------------------------------------------------------------------------
-
-
-def pg_admin_url() -> str:
-    """The server of DATABASE_URL (CI) or BENCH_PG_URL, else the loopback default."""
-    url = os.environ.get("BENCH_PG_URL") or os.environ.get("DATABASE_URL")
-    url = url or "postgres://postgres@127.0.0.1:5432/postgres"
-    return _with_path(url, "/postgres")
-
-
-def redis_base_url() -> str:
-    url = os.environ.get("BENCH_REDIS_URL") or os.environ.get("REDIS_URL")
-    return _with_path(url or "redis://127.0.0.1:6379/0", "")
-
-
-def _with_path(url: str, path: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-
-
-def _loopback(url: str) -> None:
-    host = urlsplit(url).hostname
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        raise SystemExit(f"the bench runs on loopback only, not on {host}")
-
-
-@contextlib.contextmanager
-def bench_database(admin_url: str, name: str) -> Iterator[str]:
-    import psycopg
-
-    with psycopg.connect(_dsn(admin_url), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield _with_path(admin_url, "/" + name)
-    finally:
-        with psycopg.connect(_dsn(admin_url), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def _dsn(url: str) -> str:
-    return url.replace("postgres://", "postgresql://", 1)
-
-
-def redis_cleanup(url: str, prefix: str) -> int:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    deleted = 0
-    batch: list[bytes] = []
-    for count, key in enumerate(client.scan_iter(match=f"{prefix}*", count=1000)):
-        if count > 1_000_000:
-            break
-        batch.append(key)
-        if len(batch) >= 500:
-            deleted += client.delete(*batch)
-            batch = []
-    if batch:
-        deleted += client.delete(*batch)
-    client.close()
-    return deleted
-
-
-# What kombu keeps in the broker's DB for the default queue (``celery``) and its bookkeeping:
-# the bench's worker and daphne share the bench's own Redis DB number, so these are the bench's.
-CELERY_KEYS = ("celery", "unacked", "unacked_index", "unacked_mutex", "_kombu.binding*")
-
-
-def celery_cleanup(url: str) -> int:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    try:
-        keys = [k for pattern in CELERY_KEYS for k in client.scan_iter(match=pattern, count=100)]
-        return client.delete(*keys) if keys else 0
-    finally:
-        client.close()
+# --- readings of the services (bench/servers.py starts them) --------------------------------
 
 
 def redis_cpu(url: str) -> float:
@@ -297,13 +233,7 @@ def cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(t - before.get(pid, 0.0) for pid, t in after.items())
 
 
-# --- processes ------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# --- readings of the processes ---------------------------------------------------------------
 
 
 def proc_peak_rss_mb(pid: int) -> float:
@@ -354,16 +284,6 @@ def tree_peak_rss_mb(pid: int) -> float:
     return sum(m for m in (proc_peak_rss_mb(p) for p in proc_tree(pid)) if not math.isnan(m))
 
 
-def stop(proc: subprocess.Popen, timeout: float = 15) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-
-
 def read_line(proc: subprocess.Popen, timeout: float) -> str:
     """One line from the child's stdout, or '' on timeout or exit."""
     deadline = time.monotonic() + timeout
@@ -374,64 +294,6 @@ def read_line(proc: subprocess.Popen, timeout: float) -> str:
         if proc.poll() is not None:
             return ""
     return ""
-
-
-def wait_port(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited early with {proc.returncode}")
-        with socket.socket() as s, contextlib.suppress(OSError):
-            s.settimeout(1)
-            s.connect(("127.0.0.1", port))
-            return
-        time.sleep(0.2)
-    raise TimeoutError(f"nothing listens on {port} after {timeout}s")
-
-
-@dataclass
-class Phase:
-    name: str
-    http: str  # http://127.0.0.1:port (rolls)
-    ws: str  # ws://127.0.0.1:port (sockets)
-    origin: str
-    servers: list[subprocess.Popen] = field(default_factory=list)
-    workers: list[subprocess.Popen] = field(default_factory=list)
-    clock_seconds: int = 0
-
-
-def django_env(database_url: str, redis_url: str, tag: str, root: Path = ROOT) -> dict[str, str]:
-    """The server's environment; ``root`` is the tree whose code runs (``bench.compare``
-    passes the base commit's)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "vtt.settings",
-            "PYTHONUNBUFFERED": "1",
-            # Measure the tree this bench lives in, whatever the venv's editable install says.
-            "PYTHONPATH": os.pathsep.join(
-                p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p
-            ),
-            "DEBUG": "0",
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            # Plain HTTP on loopback: no HTTPS redirect, no secure-only cookies, no HSTS.
-            "SECURE_SSL_REDIRECT": "0",
-            "SESSION_COOKIE_SECURE": "0",
-            "CSRF_COOKIE_SECURE": "0",
-            "SECURE_HSTS_SECONDS": "0",
-            "STATIC_MANIFEST": "0",  # no collectstatic for an API-and-socket run
-            "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url,
-            "CELERY_BROKER_URL": redis_url,
-            "EMBEDDED_WORKER": "0",
-            "CHANNEL_PREFIX": tag,
-            "CACHE_PREFIX": f"{tag}-cache",
-            # --clocks turns last seconds, not the 60 s minimum tables use
-            "CLOCK_MIN_SECONDS": "1",
-        }
-    )
-    return env
 
 
 def web_cpu_s(phase: Phase) -> float:
@@ -653,159 +515,6 @@ def start_profiler(phase: Phase, args, work: Path, start_at: float) -> subproces
     )
 
 
-@contextlib.contextmanager
-def daphne_servers(
-    args: argparse.Namespace,
-    env: dict[str, str],
-    work: Path,
-    root: Path = ROOT,
-    bin_dir: Path = BIN,
-) -> Iterator[Phase]:
-    """``--daphne-procs`` daphne processes on one port, started as the Procfile starts one
-    (from ``root`` with ``bin_dir``'s daphne: ``bench.compare`` runs another tree's).
-    Each gets its own ``SO_REUSEPORT`` listening socket, so the kernel spreads connections
-    evenly over them, as a load balancer in front of several web processes would."""
-    listeners: list[socket.socket] = []
-    port = 0
-    for _ in range(args.daphne_procs):
-        listener = socket.socket()
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        listener.bind(("127.0.0.1", port))
-        listener.listen(1024)
-        listener.set_inheritable(True)
-        port = listener.getsockname()[1]
-        listeners.append(listener)
-    base = f"http://127.0.0.1:{port}"
-    phase = Phase("vtt", base, f"ws://127.0.0.1:{port}", base)
-    extra = args.daphne_args.split()
-    try:
-        for i, listener in enumerate(listeners):
-            fd = listener.fileno()
-            cmd = [str(bin_dir / "daphne"), "--fd", str(fd), "--proxy-headers", *extra]
-            phase.servers.append(
-                subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
-                    [*cmd, "vtt.asgi:application"],
-                    cwd=root,
-                    env=env,
-                    pass_fds=[fd],
-                    stdout=(work / f"daphne{i}.log").open("wb"),
-                    stderr=subprocess.STDOUT,
-                )
-            )
-            listener.close()  # the child has it
-        wait_http(base + "/healthz", phase.servers, work)
-        yield phase
-    finally:
-        for listener in listeners:
-            listener.close()
-        for proc in phase.servers:
-            stop(proc)
-
-
-def wait_http(url: str, servers: list[subprocess.Popen], work: Path, timeout: float = 90) -> None:
-    import httpx
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if any(p.poll() is not None for p in servers):
-            raise RuntimeError(f"daphne exited early; see {work}/daphne*.log")
-        try:
-            body = httpx.get(url, timeout=5).json()
-            if body["checks"]["database"]["ok"] and body["checks"]["channel_layer"]["ok"]:
-                return
-        except (httpx.HTTPError, ValueError, KeyError):
-            pass
-        time.sleep(0.3)
-    raise TimeoutError(f"{url} not healthy after {timeout}s; see {work}/daphne*.log")
-
-
-@contextlib.contextmanager
-def celery_worker(
-    args: argparse.Namespace, env: dict[str, str], work: Path, phase: Phase
-) -> Iterator[None]:
-    """A Celery worker as the Procfile starts one (it ends the clocks' turns), without the
-    gossip, mingle and heartbeat chatter a single bench worker does not need."""
-    log = work / "celery.log"
-    proc = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
-        [
-            str(BIN / "celery"),
-            "-A",
-            "vtt",
-            "worker",
-            "--loglevel",
-            "INFO",
-            "--concurrency",
-            str(args.worker_concurrency),
-            "-n",
-            f"bench-{os.getpid()}@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 90
-        while " ready." not in log.read_text(errors="replace"):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the Celery worker did not start; see {log}")
-            time.sleep(0.3)
-        phase.workers.append(proc)
-        phase.clock_seconds = args.clock_seconds
-        yield
-    finally:
-        stop(proc, timeout=30)
-
-
-@contextlib.contextmanager
-def baseline_server(
-    args: argparse.Namespace,
-    work: Path,
-    plan_path: Path,
-    write_dsn: str | None = None,
-) -> Iterator[Phase]:
-    """The floor (bench/baseline.py); with ``write_dsn`` it commits each event first."""
-    name = "floorpg" if write_dsn else "baseline"
-    ws_port, http_port = free_port(), free_port()
-    span = len(args.windows) * (args.duration + args.grace)
-    budget = 300 + 0.1 * args.tables * args.clients + span
-    proc = subprocess.Popen(  # noqa: S603 (our own interpreter and tools)
-        [
-            PY,
-            "-m",
-            "bench.baseline",
-            "--ws-port",
-            str(ws_port),
-            "--http-port",
-            str(http_port),
-            "--max-seconds",
-            str(budget),
-            "--plan",
-            str(plan_path),
-            *(["--write-dsn", write_dsn] if write_dsn else []),
-        ],
-        cwd=ROOT,
-        stdout=(work / f"{name}.log").open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    phase = Phase(
-        name,
-        f"http://127.0.0.1:{http_port}",
-        f"ws://127.0.0.1:{ws_port}",
-        f"http://127.0.0.1:{ws_port}",
-        [proc],
-    )
-    try:
-        wait_port(ws_port, proc)
-        wait_port(http_port, proc)
-        yield phase
-    finally:
-        stop(proc)
-
-
 def machine() -> str:
     model = "?"
     with contextlib.suppress(OSError):
@@ -838,14 +547,9 @@ def main(argv: list[str] | None = None) -> int:
     phases = {p.strip() for p in args.phases.split(",") if p.strip()}
     if not phases <= {"vtt", "baseline", "floorpg"} or not phases:
         raise SystemExit("--phases takes vtt, baseline and floorpg, comma-separated")
-    admin_url, redis_base = pg_admin_url(), redis_base_url()
-    _loopback(admin_url)
-    _loopback(redis_base)
-    redis_url = f"{redis_base}/{args.redis_db}"
+    admin_url, redis_url = host_services(args.redis_db)
     tag = f"vttbench{os.getpid()}"
     rollers = args.rollers  # each user stays under its per-kind rate limits
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # N×M sockets in one process
     work = Path(tempfile.mkdtemp(prefix="vtt-bench-"))
     print(machine(), flush=True)
     if args.mix_weights:
@@ -876,15 +580,8 @@ def main(argv: list[str] | None = None) -> int:
                 name, _, value = extra.partition("=")
                 env[name] = value
             t = time.monotonic()
-            manage = [PY, "manage.py", "migrate", "--noinput", "-v", "0"]
-            subprocess.run(  # noqa: S603
-                manage, cwd=ROOT, env=env, check=True, timeout=600
-            )
             plan_path = work / "plan.json"
             seed = [
-                PY,
-                "-m",
-                "bench.seed",
                 "--tables",
                 str(args.tables),
                 "--clients",
@@ -901,9 +598,7 @@ def main(argv: list[str] | None = None) -> int:
             ]
             if uses(args, "move"):
                 seed.append("--characters")
-            subprocess.run(  # noqa: S603
-                seed, cwd=ROOT, env=env, check=True, timeout=600
-            )
+            migrate_and_seed(env, seed)
             print(f"bench    migrated and seeded in {time.monotonic() - t:.1f}s", flush=True)
             probe = [PY, "-m", "bench.probe", "--plan", str(plan_path)]
             queries = subprocess.run(  # noqa: S603

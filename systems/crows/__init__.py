@@ -1,7 +1,8 @@
-"""Crows: Fortune or Death (seed 001, parts A and B): ``RULESET`` is what
-``systems.get_ruleset("crows")`` returns. The pure functions the web layer and the timer task
-call directly are re-exported here; part B's state machines live in ``combat`` (the combat
-state and turn budget) and ``travel`` (the travel day), both pure over plain dicts."""
+"""Crows: Fortune or Death (seed 001): ``RULESET`` is what ``systems.get_ruleset("crows")``
+returns. The pure functions the web layer and the timer task call directly are re-exported here;
+the combat and travel state machines live in ``combat`` (the combat state and turn budget) and
+``travel`` (the travel day), both pure over plain dicts. ``ruleset`` says where each domain's
+move handlers are."""
 
 from systems.crows.dungeon import TurnResult, end_dungeon_turn, pass_time_outside
 from systems.crows.inventory import place, validate_inventory

@@ -1,5 +1,6 @@
-"""The few attack rules part A's acceptance cases touch (seed L777-L815). Combat proper —
-maneuvers, reactions, forced movement — belongs to part B and builds on ``checks``.
+"""Attack rules shared by checks and combat («Бой › Как атаковать»): situational modifiers,
+range penalties and allies hit by a ranged miss. The attack move itself is ``attack_moves``;
+maneuvers, reactions and forced movement build on ``checks``.
 """
 
 from __future__ import annotations
@@ -11,19 +12,19 @@ from systems.core.schema import fail
 from systems.crows.combat import flanking_blocked
 from systems.crows.conditions import condition_keys
 
-RANGE_PENALTY_PER_SQUARE = 2  # L799
+RANGE_PENALTY_PER_SQUARE = 2  # «Бой › Дальние атаки»
 
 
 def range_penalty(weapon_range: int, distance: int) -> int:
-    """A ranged weapon attack beyond its range takes −2 per extra square (L799); melee-only
-    weapons have range 0. Range 6 at a target 8 squares away is −4."""
+    """A ranged weapon attack beyond its range takes −2 per extra square («Бой › Дальние атаки»);
+    melee-only weapons have range 0. Range 6 at a target 8 squares away is −4."""
     if weapon_range < 0 or distance < 0:
         raise fail("distance", "Расстояние не бывает отрицательным.", "Distances are positive.")
     return -RANGE_PENALTY_PER_SQUARE * max(0, distance - weapon_range)
 
 
 def ranged_miss_allies(dice: Dice, *, allies_adjacent: int, doom: bool) -> dict[str, Any]:
-    """A ranged miss with allies next to the target (L801-L803).
+    """A ranged miss with allies next to the target («Бой › Дальние атаки»).
 
     A doom hits a random adjacent ally for the weapon's tier-3 damage, no die rolled; any
     other miss rolls any die (a d6 here) and on an odd face a random adjacent ally takes the
@@ -40,7 +41,7 @@ def ranged_miss_allies(dice: Dice, *, allies_adjacent: int, doom: bool) -> dict[
 
 def crit_extra_action(*, on_own_turn: bool) -> dict[str, Any]:
     """A crit on an attack gives one extra action: any time this turn on your own turn,
-    otherwise it must be used at once (L815)."""
+    otherwise it must be used at once («Бой › Криты на атаках»)."""
     return {"extra_action": True, "use": "this_turn" if on_own_turn else "immediately"}
 
 

@@ -1,28 +1,29 @@
-"""What a square battle map tells an attack (seed L576-L660, L801-L831): line of effect and
-cover, the light and concealment where the target stands, high ground, flanking, distance and
-adjacency. Pure geometry over plain values, so the web layer reads its map rows into a
-``Board`` and hands the result to the ``attack`` move as its situation parameters
-(``cover``, ``light``, ``concealment``, ``high_ground``, ``flanking``, ``distance``,
+"""What a square battle map tells an attack («Свет»; «Частые опасности»; «Линия эффекта»;
+«Бой › Как атаковать»): line of effect and cover, the light and concealment where the target stands,
+high ground, flanking, distance and adjacency. Pure geometry over plain values, so the web layer
+reads its map rows into a ``Board`` and hands the result to the ``attack`` move as its situation
+parameters (``cover``, ``light``, ``concealment``, ``high_ground``, ``flanking``, ``distance``,
 ``adjacent``, ``allies_adjacent``); the rules themselves never depend on a map.
 
 Readings of the seed made here (the digest leaves the geometry to the table):
 
-- **Line of effect (L628-L632):** a straight line from any corner of the attacker's space to
-  any corner of the target's space that passes through no wall square. A line that only runs
-  along a wall's edge or touches its corner is not blocked.
-- **Cover (L644):** the target is "at least half covered" when, from the attacker's best
-  corner, at least half of the lines to the target's corners pass through a wall or a low
-  obstacle (an overturned table, a parapet). Low obstacles never block line of effect, and a
+- **Line of effect («Частые опасности»; «Линия эффекта»):** a straight line from any corner of the
+  attacker's space to any corner of the target's space that passes through no wall square. A line
+  that only runs along a wall's edge or touches its corner is not blocked.
+- **Cover («Линия эффекта › Укрытие»):** the target is "at least half covered" when, from the
+  attacker's best corner, at least half of the lines to the target's corners pass through a wall or
+  a low obstacle (an overturned table, a parapet). Low obstacles never block line of effect, and a
   low obstacle next to the attacker is the attacker's own and gives the target nothing.
-- **Light (L576-L590):** each square has the map's ambient light unless the referee painted
-  another level on it; carried lights (X/Y, Chebyshev distance, L578) can only brighten it.
+- **Light («Свет»):** each square has the map's ambient light unless the referee painted
+  another level on it; carried lights (X/Y, Chebyshev distance, «Свет») can only brighten it.
   The attacker aims at the best-lit square of a large target; walls do not stop light here.
-- **Concealment (L648-L660):** painted per square; the least concealed square of the target.
-- **High ground (L831):** the attacker stands at least 1 square higher than the target
-  (the highest square of each space).
-- **Flanking (L823-L827):** melee only; the attacker and an ally both adjacent to the target,
-  and the line between the centres of their spaces crosses opposite sides (or opposite
-  corners) of the target's space; neither may be prone or grabbed (L825).
+- **Concealment («Линия эффекта › Завеса»):** painted per square; the least concealed square of the
+  target.
+- **High ground («Бой › Возвышенность»):** the attacker stands at least 1 square higher than the
+  target (the highest square of each space).
+- **Flanking («Бой › Фланкирование»):** melee only; the attacker and an ally both adjacent to the
+  target, and the line between the centres of their spaces crosses opposite sides (or opposite
+  corners) of the target's space; neither may be prone or grabbed («Бой › Фланкирование»).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ FLANK_BLOCKING = frozenset({"prone", "grabbed"})
 
 @dataclass(frozen=True)
 class Body:
-    """A creature's space: its top-left square and how many squares it spans (L690-L699)."""
+    """A creature's space: its top-left square and how many squares it spans
+    («Бой › Размеры существ»)."""
 
     col: int
     row: int
@@ -69,7 +71,7 @@ class Body:
 
 @dataclass(frozen=True)
 class LightSource:
-    """A carried light (X/Y, L578) at a creature's space."""
+    """A carried light (X/Y, «Свет») at a creature's space."""
 
     body: Body
     bright: int
@@ -141,13 +143,13 @@ class Situation:
 
 def gap(a: Body, b: Body) -> int:
     """Squares between two spaces: 0 when they overlap, 1 when adjacent (a diagonal counts as
-    one square, L670)."""
+    one square, «Бой › Сетка и дистанции»)."""
     dx = max(0, b.col - (a.col + a.span - 1), a.col - (b.col + b.span - 1))
     dy = max(0, b.row - (a.row + a.span - 1), a.row - (b.row + b.span - 1))
     return max(dx, dy)
 
 
-# --- line of effect and cover (L628-L644) -----------------------------------------------------
+# --- line of effect and cover («Частые опасности»; «Линия эффекта») ---------------------------
 
 
 def _crosses(p: tuple[int, int], q: tuple[int, int], cell: Cell) -> bool:
@@ -209,8 +211,8 @@ def _blocked(p: tuple[int, int], q: tuple[int, int], cells: frozenset[Cell] | se
 
 
 def cover(attacker: Body, target: Body, board: Board) -> str:
-    """``"full"`` (no line of effect, L630), ``"half"`` (cover: disadvantage, L644) or
-    ``"none"``, read from the attacker's best corner."""
+    """``"full"`` (no line of effect, «Частые опасности › Удушье»), ``"half"`` (cover: disadvantage,
+    «Линия эффекта › Укрытие») or ``"none"``, read from the attacker's best corner."""
     own = set(attacker.cells()) | set(target.cells())
     walls = {c for c in board.walls if c not in own}
     low = walls | {
@@ -263,7 +265,7 @@ def height(body: Body, board: Board) -> int:
     return max(board.heights.get(c, 0) for c in body.cells())
 
 
-# --- flanking (L823-L827) ---------------------------------------------------------------------
+# --- flanking («Бой › Фланкирование») ---------------------------------------------------------
 
 
 def _sides_at(point: tuple[Fraction, Fraction], box: tuple[int, int, int, int]) -> set[str]:
@@ -283,7 +285,7 @@ def _sides_at(point: tuple[Fraction, Fraction], box: tuple[int, int, int, int]) 
 
 def opposite_sides(a: Body, b: Body, target: Body) -> bool:
     """Does the line between the centres of ``a`` and ``b`` cross opposite sides or opposite
-    corners of the target's space (L827)?"""
+    corners of the target's space («Бой › Фланкирование»)?"""
     (ax, ay), (bx, by) = a.centre(), b.centre()
     c0, r0 = target.col, target.row
     c1, r1 = c0 + target.span, r0 + target.span
@@ -310,7 +312,8 @@ def opposite_sides(a: Body, b: Body, target: Body) -> bool:
 
 
 def flanking_ally(attacker: Body, target: Body, allies: Iterable[Body]) -> str:
-    """The name of an ally who flanks the target with the attacker, or "" (L823-L827)."""
+    """The name of an ally who flanks the target with the attacker, or ""
+    («Бой › Фланкирование»)."""
     if gap(attacker, target) != 1 or attacker.conditions & FLANK_BLOCKING:
         return ""
     for ally in allies:
@@ -333,7 +336,8 @@ def situation(
     allies: Iterable[Body] = (),
 ) -> Situation:
     """Everything the map knows about one attack from ``attacker`` at ``target``; ``allies``
-    are the attacker's allies on the map (for flanking and for stray shots, L801)."""
+    are the attacker's allies on the map (for flanking and for stray shots,
+    «Бой › Дальние атаки»)."""
     allies = list(allies)
     distance = gap(attacker, target)
     flanked_with = flanking_ally(attacker, target, allies) if attack == "melee" else ""

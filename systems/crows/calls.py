@@ -1,4 +1,4 @@
-"""The two small records every Crows ``resolve`` passes around (shared by part A and part B)."""
+"""The two small records every Crows ``resolve`` passes around."""
 
 from __future__ import annotations
 

@@ -1,15 +1,16 @@
-"""Checks (Проверки, seed L152-L337): 2d10 + a characteristic, read in three tiers.
+"""Checks («Проверки»): 2d10 + a characteristic, read in three tiers.
 
 There is no d20 (digest, "three facts"). The order of resolution follows the digest's
 recommended reading (ambiguity 4):
 
 1. total = natural 2d10 + characteristic + flat bonuses, with +2/-2 for a *single* advantage or
    disadvantage;
-2. tier from the total: ≤11 → 1, 12–16 → 2, 17+ → 3 (L168-L190);
-3. a *double* advantage or disadvantage moves the tier one step instead of ±2 (L212, L218);
+2. tier from the total: ≤11 → 1, 12–16 → 2, 17+ → 3 («Проверки › Результаты проверки»);
+3. a *double* advantage or disadvantage moves the tier one step instead of ±2
+(«Проверки › Преимущество»; «Проверки › Помеха»);
 4. crit (natural 19–20) forces tier 3 and doom (natural 2–3) forces tier 1, judged on the
-   unmodified dice (L194-L196);
-5. one expertise use may then raise the tier by one (L234), never on a doom.
+   unmodified dice («Проверки › Криты и рок»);
+5. one expertise use may then raise the tier by one («Проверки › Экспертизы»), never on a doom.
 
 Everything here is pure: faces in, a frozen ``CheckResult`` out.
 """
@@ -27,23 +28,30 @@ from systems.core.ruleset import RulesError
 from systems.core.schema import msg
 
 BANDS: tuple[str, ...] = ("1", "2", "3")
-CRIT_MIN = 19  # L194
-DOOM_MAX = 3  # L196
-SINGLE_STEP = 2  # L212, L218: a single advantage is +2, a single disadvantage -2
+CRIT_MIN = 19  # «Проверки › Криты и рок»
+DOOM_MAX = 3  # «Проверки › Криты и рок»
+# «Проверки › Преимущество»; «Проверки › Помеха»: a single advantage is +2, a single disadvantage -2
+SINGLE_STEP = 2
 
-# Check kinds and which expertise categories apply to them (L238, L313, L317, L325).
+# Check kinds and which expertise categories apply to them («Проверки › Экспертизы»;
+# «Проверки › Атаки»; «Проверки › Сотворения»; «Проверки › Броски сопротивления»).
 KINDS: tuple[str, ...] = ("general", "help", "attack", "casting", "resistance")
 KIND_EXPERTISE: dict[str, tuple[str, ...]] = {
     "general": ("general",),
     "help": ("general",),
-    "attack": ("weapon",),  # a spell attack uses magical expertise (L779)
+    "attack": ("weapon",),  # a spell attack uses magical expertise («Бой › Как атаковать»)
     "casting": ("magical",),
-    "resistance": ("general", "magical", "weapon"),  # "любая обоснованная экспертиза" (L325)
+    "resistance": (
+        "general",
+        "magical",
+        "weapon",
+    ),  # "любая обоснованная экспертиза" («Проверки › Броски сопротивления»)
 }
 
 
 def tier_for_total(total: int) -> int:
-    """≤11 is tier 1, 12–16 tier 2, 17+ tier 3 (L170, L174, L190)."""
+    """≤11 is tier 1, 12–16 tier 2, 17+ tier 3 («Проверки › 1-я ступень (11 или меньше)»;
+    «Проверки › 2-я ступень (от 12 до 16)»; «Проверки › 3-я ступень (17 или больше)»)."""
     if total >= 17:
         return 3
     if total >= 12:
@@ -52,10 +60,12 @@ def tier_for_total(total: int) -> int:
 
 
 def net_advantage(advantages: int, disadvantages: int) -> int:
-    """Net of advantage and disadvantage sources, -2..+2 (L224-L226).
+    """Net of advantage and disadvantage sources, -2..+2
+    («Проверки › Проверки с преимуществами и помехами»).
 
     ``min(A, 2) - min(D, 2)``: two or more sources make a double; a double and a single on the
-    other side leave a single "however many sources made up the double" (L225-L226).
+    other side leave a single "however many sources made up the double"
+    («Проверки › Проверки с преимуществами и помехами»).
     """
     if advantages < 0 or disadvantages < 0:
         raise ValueError("source counts cannot be negative")
@@ -96,29 +106,36 @@ class Source:
 
 # Digest ambiguity 19 plus the part-A/B rules that name advantage or disadvantage.
 SOURCES: tuple[Source, ...] = (
-    Source("advantage", "Преимущество", "Advantage", 1, 1, "L210"),
-    Source("disadvantage", "Помеха", "Disadvantage", -1, 1, "L216"),
-    Source("blessed", "Благословлён", "Blessed", 1, 1, "L446"),
-    Source("weakened", "Ослаблен", "Weakened", -1, 1, "L468"),
-    Source("flanking", "Фланкирование", "Flanking", 1, 1, "L823"),
-    Source("high_ground", "Возвышенность", "High ground", 1, 1, "L831"),
-    Source("hidden", "Вы скрыты от цели", "You are hidden from the target", 1, 1, "L337"),
+    Source("advantage", "Преимущество", "Advantage", 1, 1, "«Проверки › Преимущество»"),
+    Source("disadvantage", "Помеха", "Disadvantage", -1, 1, "«Проверки › Помеха»"),
+    Source("blessed", "Благословлён", "Blessed", 1, 1, "«Состояния › Благословлён»"),
+    Source("weakened", "Ослаблен", "Weakened", -1, 1, "«Состояния › Ослаблен»"),
+    Source("flanking", "Фланкирование", "Flanking", 1, 1, "«Бой › Фланкирование»"),
+    Source("high_ground", "Возвышенность", "High ground", 1, 1, "«Бой › Возвышенность»"),
+    Source(
+        "hidden",
+        "Вы скрыты от цели",
+        "You are hidden from the target",
+        1,
+        1,
+        "«Проверки › Прятаться и красться»",
+    ),
     Source(
         "hidden_source",
         "Вас заставил бросать скрытый от вас",
         "Forced by a creature hidden from you",
         -1,
         1,
-        "L337",
+        "«Проверки › Прятаться и красться»",
     ),
-    Source("target_grabbed", "Цель схвачена", "Target grabbed", 1, 1, "L450"),
+    Source("target_grabbed", "Цель схвачена", "Target grabbed", 1, 1, "«Состояния › Схвачен»"),
     Source(
         "target_prone_melee",
         "Цель сбита с ног (ближняя атака)",
         "Target prone (melee)",
         1,
         1,
-        "L456",
+        "«Состояния › Сбит с ног»",
     ),
     Source(
         "target_prone_ranged",
@@ -126,22 +143,43 @@ SOURCES: tuple[Source, ...] = (
         "Target prone (ranged)",
         -1,
         1,
-        "L456",
+        "«Состояния › Сбит с ног»",
     ),
-    Source("prone_melee", "Вы сбиты с ног (ближняя атака)", "You are prone (melee)", -1, 1, "L456"),
-    Source("cover", "Укрытие", "Cover", -1, 1, "L644"),
-    Source("dim_light", "Тусклый свет", "Dim light", -1, 1, "L586"),
-    Source("darkness", "Темнота", "Darkness", -1, 2, "L590"),
-    Source("light_concealment", "Лёгкая завеса", "Light concealment", -1, 1, "L652"),
-    Source("heavy_concealment", "Плотная завеса", "Heavy concealment", -1, 2, "L656"),
-    Source("invisible", "Невидимость", "Invisible", -1, 2, "L660"),
+    Source(
+        "prone_melee",
+        "Вы сбиты с ног (ближняя атака)",
+        "You are prone (melee)",
+        -1,
+        1,
+        "«Состояния › Сбит с ног»",
+    ),
+    Source("cover", "Укрытие", "Cover", -1, 1, "«Линия эффекта › Укрытие»"),
+    Source("dim_light", "Тусклый свет", "Dim light", -1, 1, "«Свет › Тусклый свет»"),
+    Source("darkness", "Темнота", "Darkness", -1, 2, "«Свет › Темнота»"),
+    Source(
+        "light_concealment",
+        "Лёгкая завеса",
+        "Light concealment",
+        -1,
+        1,
+        "«Линия эффекта › Лёгкая завеса»",
+    ),
+    Source(
+        "heavy_concealment",
+        "Плотная завеса",
+        "Heavy concealment",
+        -1,
+        2,
+        "«Линия эффекта › Плотная завеса»",
+    ),
+    Source("invisible", "Невидимость", "Invisible", -1, 2, "«Линия эффекта › Невидимость»"),
     Source(
         "sneaking_fast",
         "Крадётесь быстрее половины скорости",
         "Sneaking faster than half speed",
         -1,
         1,
-        "L337",
+        "«Проверки › Прятаться и красться»",
     ),
     Source(
         "unconscious_notice",
@@ -149,7 +187,7 @@ SOURCES: tuple[Source, ...] = (
         "Unconscious: noticing",
         -1,
         2,
-        "L464",
+        "«Состояния › Без сознания»",
     ),
     Source(
         "ranged_adjacent",
@@ -157,39 +195,60 @@ SOURCES: tuple[Source, ...] = (
         "Ranged attack at an adjacent creature",
         -1,
         1,
-        "L805",
+        "«Бой › Дальние атаки»",
     ),
-    Source("taunted", "Насмешка", "Taunted", -1, 1, "L761"),
-    Source("improvised_weapon", "Импровизированное оружие", "Improvised weapon", -1, 1, "L811"),
+    Source("taunted", "Насмешка", "Taunted", -1, 1, "«Бой › Действие „Насмешка“»"),
+    Source(
+        "improvised_weapon",
+        "Импровизированное оружие",
+        "Improvised weapon",
+        -1,
+        1,
+        "«Бой › Дальние атаки»",
+    ),
     Source(
         "submerged",
         "В воде без скорости плавания",
         "Submerged without a swim speed",
         -1,
         1,
-        "L861",
+        "«Бой › Плавание и лазание»",
     ),
-    Source("run_up", "Разбег перед прыжком", "Run-up before a jump", 1, 1, "L869"),
-    # part B: lasting effects, travel pace and tipping objects
-    Source("stench", "Облако зловония (отдача)", "Stench cloud (backlash)", -1, 1, "L1330"),
+    Source("run_up", "Разбег перед прыжком", "Run-up before a jump", 1, 1, "«Бой › Прыжок»"),
+    # lasting effects, travel pace and tipping objects
+    Source(
+        "stench",
+        "Облако зловония (отдача)",
+        "Stench cloud (backlash)",
+        -1,
+        1,
+        "«Заклинания › Виды отдачи»",
+    ),
     Source(
         "dancing",
         "Вынужденный танец (отдача)",
         "Forced dancing (backlash)",
         -1,
         1,
-        "L1312",
+        "«Заклинания › Виды отдачи»",
     ),
-    Source("gloom", "Уныние (Миазма)", "Gloom (the Miasma)", 1, 1, "L1182"),
-    Source("slow_pace", "Медленный темп", "Slow pace", 1, 1, "L971"),
-    Source("fast_pace", "Быстрый темп", "Fast pace", -1, 1, "L973"),
+    Source(
+        "gloom",
+        "Уныние (Миазма)",
+        "Gloom (the Miasma)",
+        1,
+        1,
+        "«Путешествие по суше › Эффекты Миазмы»",
+    ),
+    Source("slow_pace", "Медленный темп", "Slow pace", 1, 1, "«Путешествие по суше › Темп пути»"),
+    Source("fast_pace", "Быстрый темп", "Fast pace", -1, 1, "«Путешествие по суше › Темп пути»"),
     Source(
         "object_larger",
         "Предмет крупнее вас",
         "The object is larger than you",
         -1,
         1,
-        "L939",
+        "«Бой › Опрокидывание предметов»",
     ),
     Source(
         "object_much_larger",
@@ -197,7 +256,7 @@ SOURCES: tuple[Source, ...] = (
         "The object is two sizes larger",
         -1,
         2,
-        "L939",
+        "«Бой › Опрокидывание предметов»",
     ),
 )
 SOURCES_BY_KEY: dict[str, Source] = {s.key: s for s in SOURCES}
@@ -234,7 +293,7 @@ class CheckResult:
     advantages: int
     disadvantages: int
     net: int  # -2..+2
-    bonus: int  # flat bonuses and penalties (L230), help included
+    bonus: int  # flat bonuses and penalties («Проверки › Бонусы и штрафы»), help included
     natural: int
     total: int | None  # None when no dice were rolled (automatic doom)
     base_tier: int  # tier of the total alone
@@ -271,7 +330,8 @@ class CheckResult:
 
 
 def single_step(net: int) -> int:
-    """+2 for a single advantage, -2 for a single disadvantage, 0 otherwise (L212, L218)."""
+    """+2 for a single advantage, -2 for a single disadvantage, 0 otherwise
+    («Проверки › Преимущество»; «Проверки › Помеха»)."""
     if net == 1:
         return SINGLE_STEP
     if net == -1:
@@ -302,9 +362,9 @@ def evaluate(
 ) -> CheckResult:
     """Read known faces as a check (digest ambiguity 4 order).
 
-    ``force_tier3`` is an attack against an unconscious target (L464): always tier 3, the
-    attacker still rolls for a crit; with ``force_tier3_on_doom`` even a doom stays tier 3
-    (digest ambiguity 5, specific beats general L114).
+    ``force_tier3`` is an attack against an unconscious target («Состояния › Без сознания»): always
+    tier 3, the attacker still rolls for a crit; with ``force_tier3_on_doom`` even a doom stays tier
+    3 (digest ambiguity 5, specific beats general «Игра исключений»).
     """
     faces = tuple(faces)
     natural = sum(faces)
@@ -343,7 +403,7 @@ def evaluate(
 
 
 def roll_check(dice: Dice, **kwargs: Any) -> CheckResult:
-    """Roll 2d10 and read them with ``evaluate`` (L160)."""
+    """Roll 2d10 and read them with ``evaluate`` («Проверки › Как делать проверку»)."""
     faces = (dice.roll(10), dice.roll(10))
     return evaluate(faces, **kwargs)
 
@@ -357,7 +417,8 @@ def automatic_doom(
     disadvantages: int = 0,
     bonus: int = 0,
 ) -> CheckResult:
-    """An unconscious creature's Agility or Strength check: doom without a roll (L464)."""
+    """An unconscious creature's Agility or Strength check: doom without a roll
+    («Состояния › Без сознания»)."""
     return CheckResult(
         faces=(),
         characteristic=characteristic,
@@ -379,12 +440,13 @@ def automatic_doom(
 
 
 def expertise_blocked(result: CheckResult) -> bool:
-    """A doom ignores expertise (L196); an automatic tier 3 needs none."""
+    """A doom ignores expertise («Проверки › Криты и рок»); an automatic tier 3 needs none."""
     return result.doom or result.tier >= 3
 
 
 def apply_expertise(result: CheckResult, expertise: str) -> CheckResult:
-    """One expertise use raises the tier by one, max 3 (L234); never on a doom (L196)."""
+    """One expertise use raises the tier by one, max 3 («Проверки › Экспертизы»); never on a doom
+    («Проверки › Криты и рок»)."""
     if result.doom:
         raise RulesError(
             {
@@ -410,26 +472,27 @@ def apply_expertise(result: CheckResult, expertise: str) -> CheckResult:
     return dataclasses.replace(result, tier=min(3, result.tier + 1), expertise=expertise)
 
 
-# --- help and group checks (L299-L333) --------------------------------------------------------
+# --- help and group checks («Проверки › Особые проверки») -------------------------------------
 
-HELP_MODIFIER: dict[int, int] = {1: -1, 2: 1, 3: 2}  # L303-L305
+HELP_MODIFIER: dict[int, int] = {1: -1, 2: 1, 3: 2}  # «Проверки › Помощь»
 
 
 def help_modifier(tier: int) -> int:
-    """What a help check gives the helped check: -1, +1 or +2, all flat (L303-L305)."""
+    """What a help check gives the helped check: -1, +1 or +2, all flat («Проверки › Помощь»)."""
     return HELP_MODIFIER[tier]
 
 
 def group_cost_payers(leader: str, helpers: Iterable[dict[str, Any]]) -> list[str]:
-    """On a tier-2 success at a cost, the leader and every helper who gave -1 pay (L333)."""
+    """On a tier-2 success at a cost, the leader and every helper who gave -1 pay
+    («Проверки › Групповые проверки»)."""
     return [leader, *(h["name"] for h in helpers if h["modifier"] < 0)]
 
 
-# --- d100 (L108) ------------------------------------------------------------------------------
+# --- d100 («Кости») ------------------------------------------------------------------------------
 
 
 def d100_from_faces(tens: int, units: int) -> int:
-    """Two d10 as tens and units, a 10 reading 0, double 10 reading 100: range 1–100 (L108)."""
+    """Two d10 as tens and units, a 10 reading 0, double 10 reading 100: range 1–100 («Кости»)."""
     value = (tens % 10) * 10 + (units % 10)
     return 100 if value == 0 else value
 

@@ -1,8 +1,8 @@
-"""Combat (Бой, seed L662-L847): size and reach, surprise and side initiative, the turn budget,
+"""Combat («Бой»): size and reach, surprise and side initiative, the turn budget,
 taunt, readied actions and reactions, attack modifiers per target, weapon damage lines,
 counterattacks and flanking geometry.
 
-The combat state (``state_b.COMBAT``) is a dict the web layer stores on the campaign:
+The combat state (``sheet.COMBAT``) is a dict the web layer stores on the campaign:
 ``{"round", "first", "initiative_roll", "combatants": [...], "current", "turn"}``. Every
 function here takes it and returns a new one with an event; nothing is mutated. Positions and
 geometry are plain parameters (``flanking: bool``, ``cover``, ``distance`` in squares) so the
@@ -19,19 +19,19 @@ from systems.core.dice import Dice
 from systems.core.notation import NotationError, roll_notation
 from systems.core.schema import fail
 from systems.crows.inventory import HANDS
-from systems.crows.terms import SIZE_KEYS, size_index
-from systems.crows.terms_b import INITIATIVE_PCS_FROM, SIZE_SPACE_REACH
+from systems.crows.terms import INITIATIVE_PCS_FROM, SIZE_KEYS, SIZE_SPACE_REACH, size_index
 
-# --- size, space, reach (L678-L699) -----------------------------------------------------------
+# --- size, space, reach («Бой › Сетка и дистанции») -------------------------------------------
 
 
 def reach(size: str) -> int:
-    """Base reach from size (L686-L699): 1 up to Medium, 2 Large and Huge, 3 Охренеть!."""
+    """Base reach from size («Бой › Досягаемость»): 1 up to Medium, 2 Large and Huge, 3
+    Охренеть!."""
     return SIZE_SPACE_REACH[size][1]
 
 
 def space(size: str) -> int:
-    """Squares on a side of the creature's space (L690-L699)."""
+    """Squares on a side of the creature's space («Бой › Размеры существ»)."""
     return SIZE_SPACE_REACH[size][0]
 
 
@@ -41,21 +41,24 @@ def size_steps(larger: str, smaller: str) -> int:
 
 
 def can_share_space(mover: str, occupant: str) -> bool:
-    """You cannot occupy the space of a creature within one size category of yours (L678);
-    ending a move in any other creature's space is never allowed (part A ambiguity 16)."""
+    """You cannot occupy the space of a creature within one size category of yours
+    («Бой › Размер и пространство»); ending a move in any other creature's space is never allowed
+    (part A ambiguity 16)."""
     return abs(size_steps(mover, occupant)) > 1
 
 
 def can_ride(rider: str, mount: str) -> bool:
-    """You may ride a pet at least one size larger than you (L902)."""
+    """You may ride a pet at least one size larger than you («Бой › Питомцы в бою»)."""
     return size_steps(mount, rider) >= 1
 
 
-# --- initiative and the combat state (L701-L773) ---------------------------------------------
+# --- initiative and the combat state («Бой › Застигнут врасплох»; «Бой › Кто ходит первым?»;
+# «Бой › Ход»)
 
 
 def initiative_side(roll: int) -> str:
-    """1d10 each round: 6+ the PCs and their allies act first, ≤5 the enemies (L707)."""
+    """1d10 each round: 6+ the PCs and their allies act first, ≤5 the enemies
+    («Бой › Кто ходит первым?»)."""
     return "pcs" if roll >= INITIATIVE_PCS_FROM else "enemies"
 
 
@@ -63,7 +66,7 @@ def new_combat(
     combatants: list[dict[str, Any]], *, surprised: list[str] | None = None
 ) -> dict[str, Any]:
     """A combat with no round started yet. ``surprised`` lists ids of creatures unaware of the
-    others at the start (L703)."""
+    others at the start («Бой › Застигнут врасплох»)."""
     ids = [c["id"] for c in combatants]
     if len(ids) != len(set(ids)):
         raise fail("combatants", "Участники с одинаковым id.", "Duplicate combatant ids.")
@@ -120,9 +123,9 @@ def add_combatant(combat: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
 
 
 def start_round(combat: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A new round: a player the Referee picks rolls 1d10 for the side that goes first (L707);
-    every reaction is back (A2: reset at the start of each round); surprise lasts round 1 only
-    (L703)."""
+    """A new round: a player the Referee picks rolls 1d10 for the side that goes first
+    («Бой › Кто ходит первым?»); every reaction is back (A2: reset at the start of each round);
+    surprise lasts round 1 only («Бой › Застигнут врасплох»)."""
     if combat["turn"] is not None:
         raise fail("turn", "Сначала закончите текущий ход.", "Finish the current turn first.")
     new = copy.deepcopy(combat)
@@ -156,7 +159,7 @@ def _can_take_turn(c: dict[str, Any]) -> bool:
 
 def waiting_side(combat: dict[str, Any]) -> str:
     """The side whose members may start a turn now: all of the first side, then the other
-    (each side sets its own order, L707)."""
+    (each side sets its own order, «Бой › Кто ходит первым?»)."""
     first = combat["first"] or "pcs"
     other = "enemies" if first == "pcs" else "pcs"
     if any(c["side"] == first and _can_take_turn(c) for c in combat["combatants"]):
@@ -167,9 +170,10 @@ def waiting_side(combat: dict[str, Any]) -> str:
 def start_turn(
     combat: dict[str, Any], cid: str, *, force: bool = False
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A creature's turn begins: a turn cannot be interrupted by another's (L711); a surprised
-    creature has no turn in round 1 (L703); pets act only on Command (L890). Taunts this
-    creature made end, and its readied action lapses (L761, L765)."""
+    """A creature's turn begins: a turn cannot be interrupted by another's («Бой › Ход»); a
+    surprised creature has no turn in round 1 («Бой › Застигнут врасплох»); pets act only on Command
+    («Бой › Питомцы в бою»). Taunts this creature made end, and its readied action lapses
+    («Бой › Действие „Насмешка“»; «Бой › Подготовить действие»)."""
     if combat["round"] < 1:
         raise fail("round", "Раунд ещё не начался.", "No round has started.")
     if combat["turn"] is not None:
@@ -230,8 +234,8 @@ def start_turn(
 
 
 def turn_budget(turn: dict[str, Any]) -> dict[str, int]:
-    """What is left: a maneuver and an action, or two maneuvers (L711), plus the extra actions
-    crits gave this turn (L815)."""
+    """What is left: a maneuver and an action, or two maneuvers («Бой › Ход»), plus the extra
+    actions crits gave this turn («Бой › Криты на атаках»)."""
     own_used = turn["actions"] - turn["extra_used"]
     maneuvers_left = max(0, 2 - own_used - turn["maneuvers"])
     own_action = 1 if own_used == 0 and turn["maneuvers"] <= 1 else 0
@@ -250,8 +254,9 @@ def spend(
     """Spend a maneuver, an action, a reaction (or nothing) for ``cid``.
 
     A Move maneuver (``speed`` > 0) opens ``speed`` squares that may be walked in pieces around
-    the action (L719); ``squares`` walks them (0 is fine when a maneuver is spent otherwise).
-    An action off-turn is an extra action from a crit that must be used at once (L815).
+    the action («Бой › Общие манёвры»); ``squares`` walks them (0 is fine when a maneuver is spent
+    otherwise). An action off-turn is an extra action from a crit that must be used at once
+    («Бой › Криты на атаках»).
     """
     new = copy.deepcopy(combat)
     me = combatant(new, cid)
@@ -294,7 +299,7 @@ def spend(
             )
         own_used = turn["actions"] - turn["extra_used"]
         if own_used or turn["maneuvers"] > 1:
-            turn["extra_used"] += 1  # the crit's extra action (L815)
+            turn["extra_used"] += 1  # the crit's extra action («Бой › Криты на атаках»)
         turn["actions"] += 1
     else:
         raise fail("cost", f"Неизвестная цена: {cost}.", f"Unknown cost: {cost}.")
@@ -307,7 +312,8 @@ def spend(
 
 
 def walk(combat: dict[str, Any], cid: str, squares: int) -> tuple[dict[str, Any], int]:
-    """Use squares of the current Move maneuver (it may be split by the action, L719)."""
+    """Use squares of the current Move maneuver (it may be split by the action,
+    «Бой › Общие манёвры»)."""
     new = copy.deepcopy(combat)
     turn = new["turn"]
     if turn is None or turn["combatant"] != cid:
@@ -340,7 +346,7 @@ def grant_extra_action(
     combat: dict[str, Any], cid: str, *, on_own_turn: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A crit on an attack: +1 action, usable any time this turn on your own turn, at once
-    otherwise (L815)."""
+    otherwise («Бой › Криты на атаках»)."""
     new = copy.deepcopy(combat)
     me = combatant(new, cid)
     turn = new["turn"]
@@ -356,8 +362,8 @@ def grant_extra_action(
 def taunt(
     combat: dict[str, Any], by: str, target: str, *, distance: int
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Насмешка (L761): an action; a creature within 10 squares has disadvantage on attacks
-    that do not include you, until the start of your next turn."""
+    """Насмешка («Бой › Действие „Насмешка“»): an action; a creature within 10 squares has
+    disadvantage on attacks that do not include you, until the start of your next turn."""
     if distance > 10:
         raise fail(
             "distance",
@@ -377,7 +383,8 @@ def taunt_applies(taunted_by: str, targets: list[str]) -> bool:
 def ready(
     combat: dict[str, Any], cid: str, *, what: str, trigger: str, kind: str = "action"
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Подготовить действие (L765): spend the action now; perform it later as a reaction."""
+    """Подготовить действие («Бой › Подготовить действие»): spend the action now; perform it later
+    as a reaction."""
     if not trigger.strip():
         raise fail("trigger", "Назовите триггер.", "Name the trigger.")
     new, event = spend(combat, cid, "action")
@@ -391,7 +398,8 @@ def ready(
 
 
 def trigger_readied(combat: dict[str, Any], cid: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The trigger happened: the readied action is performed with the reaction (L765, A2)."""
+    """The trigger happened: the readied action is performed with the reaction
+    («Бой › Подготовить действие», A2)."""
     me = combatant(combat, cid)
     if me["readied"] is None:
         raise fail("readied", "Ничего не подготовлено.", "Nothing is readied.")
@@ -402,7 +410,7 @@ def trigger_readied(combat: dict[str, Any], cid: str) -> tuple[dict[str, Any], d
 
 
 def set_grabbing(combat: dict[str, Any], cid: str, target: str) -> dict[str, Any]:
-    """You can hold only one grab at a time (L735)."""
+    """You can hold only one grab at a time («Бой › Общие манёвры»)."""
     new = copy.deepcopy(combat)
     me = combatant(new, cid)
     if target and me["grabbing"] and me["grabbing"] != target:
@@ -415,15 +423,15 @@ def set_grabbing(combat: dict[str, Any], cid: str, target: str) -> dict[str, Any
     return new
 
 
-# --- flanking geometry (L823-L827) ------------------------------------------------------------
+# --- flanking geometry («Бой › Фланкирование») ------------------------------------------------
 
 
 def flanking_geometry(
     me: tuple[int, int, int], ally: tuple[int, int, int], enemy: tuple[int, int, int]
 ) -> bool:
     """Whether the line between the centres of your space and your ally's crosses opposite
-    sides or corners of the enemy's space (L827). Spaces are ``(x, y, side)`` with (x, y) the
-    top-left square; both of you must be adjacent to it (L823)."""
+    sides or corners of the enemy's space («Бой › Фланкирование»). Spaces are ``(x, y, side)`` with
+    (x, y) the top-left square; both of you must be adjacent to it («Бой › Фланкирование»)."""
     if not (_adjacent(me, enemy) and _adjacent(ally, enemy)):
         return False
     (ax, ay), (bx, by) = _centre(me), _centre(ally)
@@ -443,7 +451,7 @@ def _centre(sp: tuple[int, int, int]) -> tuple[float, float]:
 
 
 def _adjacent(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
-    """Spaces touch (a diagonal counts, L670) without overlapping."""
+    """Spaces touch (a diagonal counts, «Бой › Сетка и дистанции») without overlapping."""
     ax, ay, asz = a
     bx, by, bsz = b
     gap_x = max(0, bx - (ax + asz), ax - (bx + bsz))
@@ -493,8 +501,8 @@ def flanking_blocked(
     ally_grabbing: str = "",
     target: str = "",
 ) -> str:
-    """Why flanking does not count, or "" (L825): you or the ally prone or grabbed, or
-    grabbing a creature other than the target."""
+    """Why flanking does not count, or "" («Бой › Фланкирование»): you or the ally prone or grabbed,
+    or grabbing a creature other than the target."""
     for who, conditions, grabbing in (
         ("attacker", attacker_conditions, attacker_grabbing),
         ("ally", ally_conditions or set(), ally_grabbing),
@@ -508,7 +516,7 @@ def flanking_blocked(
     return ""
 
 
-# --- weapons and damage lines (L777-L811) -----------------------------------------------------
+# --- weapons and damage lines («Бой › Как атаковать») -----------------------------------------
 
 UNARMED: dict[str, Any] = {
     "type": "melee",
@@ -521,7 +529,7 @@ UNARMED: dict[str, Any] = {
     "tier3": "2+attr",
     "piercing": False,
     "ammo": "",
-}  # L789-L795
+}  # «Бой › Ближние атаки»
 
 _ATTR_WORDS = {
     "attr": None,
@@ -537,7 +545,8 @@ _ATTR_RE = re.compile(r"(?<![a-zа-яё])(attr|хар|str|сил|agi|лов|rea|
 
 
 def held_weapon(state: dict[str, Any], item_id: str) -> dict[str, Any]:
-    """The card of an item held in a hand slot (L391, L777)."""
+    """The card of an item held in a hand slot («Слоты инвентаря › Экипированные предметы»;
+    «Бой › Как атаковать»)."""
     for p in state["inventory"]["placed"]:
         if p["area"] != HANDS:
             continue
@@ -553,8 +562,8 @@ def held_weapon(state: dict[str, Any], item_id: str) -> dict[str, Any]:
 
 def weapon_profile(state: dict[str, Any], weapon_id: str) -> tuple[dict[str, Any], dict | None]:
     """(damage profile, card): a held item's profile; ``""`` is an unarmed strike; a held item
-    without a profile is improvised and strikes as unarmed (L789, L811); ``"natural"`` is a
-    creature's natural weapon."""
+    without a profile is improvised and strikes as unarmed («Бой › Ближние атаки»;
+    «Бой › Дальние атаки»); ``"natural"`` is a creature's natural weapon."""
     if not weapon_id:
         return copy.deepcopy(UNARMED), None
     if weapon_id == "natural":
@@ -569,7 +578,8 @@ def weapon_profile(state: dict[str, Any], weapon_id: str) -> tuple[dict[str, Any
 
 def attack_characteristic(profile: dict[str, Any], attack: str, chosen: str | None) -> str:
     """Which characteristic the attack rolls: the card's check, else Strength for melee and
-    Agility for ranged (L136-L140); where the card allows two, the roller picks (L162)."""
+    Agility for ranged («Характеристики»); where the card allows two, the roller picks
+    («Проверки › Как делать проверку»)."""
     allowed = {
         "strength": ("strength",),
         "agility": ("agility",),
@@ -627,7 +637,7 @@ def roll_line(
     }
 
 
-# --- counterattacks (L839-L843) ---------------------------------------------------------------
+# --- counterattacks («Бой › Контратака») ------------------------------------------------------
 
 
 def counter_profile(
@@ -635,9 +645,9 @@ def counter_profile(
 ) -> tuple[dict[str, Any] | None, str]:
     """(profile, item id) a creature counterattacks with, or (None, reason).
 
-    The seed needs a held melee weapon (L839). A3: a held non-weapon item counts as improvised
-    (unarmed damage), a creature's natural weapon counts, and an empty-handed character may
-    counterattack unarmed only when the campaign allows it (``counter_unarmed``).
+    The seed needs a held melee weapon («Бой › Контратака»). A3: a held non-weapon item counts as
+    improvised (unarmed damage), a creature's natural weapon counts, and an empty-handed character
+    may counterattack unarmed only when the campaign allows it (``counter_unarmed``).
     """
     for p in state["inventory"]["placed"]:
         if p["area"] != HANDS:
@@ -657,7 +667,7 @@ def counter_profile(
 
 
 def counter_reach(state: dict[str, Any], profile: dict[str, Any]) -> int:
-    """Weapon reach applies to counterattacks made with that weapon (L686)."""
+    """Weapon reach applies to counterattacks made with that weapon («Бой › Досягаемость»)."""
     return max(reach(state.get("size", "medium")), int(profile.get("reach", 1)))
 
 

@@ -1,10 +1,10 @@
-"""Crafting (Изготовление, seed L1369-L1411) and identifying magic items (L1415-L1423).
+"""Crafting («Изготовление») and identifying magic items («Опознание магических предметов»).
 
 A project (``sheet.PROJECT``) is kept on the crafter's sheet: its crafting goal, the expertise
 and uses it needs, the materials (item kinds and counts) and the points so far, which persist
-across rests (A20). A crafting roll is a Reason check read with no tiers (L1399): the total is
-added as points, at least 1 even with penalties, 0 on a doom, and a crit grants another roll in
-the same activity (A19: chains).
+across rests (A20). A crafting roll is a Reason check read with no tiers
+(«Изготовление › Броски изготовления»): the total is added as points, at least 1 even with
+penalties, 0 on a doom, and a crit grants another roll in the same activity (A19: chains).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from systems.core.schema import fail
 from systems.crows.checks import is_crit, is_doom
 from systems.crows.inventory import iter_items, remove
 from systems.crows.items import stack_kind
-from systems.crows.terms_b import (
+from systems.crows.terms import (
     CRAFT_DOUBLE_STEP,
     CRAFT_EXPERTISE_BONUS,
     CRAFT_MAX_EXPERTISE,
@@ -27,7 +27,7 @@ from systems.crows.terms_b import (
 
 def tool_kind(expertise: str) -> str | None:
     """Alchemy needs alchemist's tools, Blacksmithing smith's tools, Enchanting enchanter's
-    tools (L1381-L1385); other expertises name no tools."""
+    tools («Изготовление › Инструменты»); other expertises name no tools."""
     entry = CRAFT_TOOLS.get(expertise)
     return entry[0] if entry else None
 
@@ -53,8 +53,8 @@ def requirement_problems(
     tools_in_camp: bool = False,
     materials: bool = True,
 ) -> list[dict[str, str]]:
-    """The card's requirements (L1375-L1385): the expertise with at least N uses left (A18:
-    checked, not spent), the tools of that expertise, and the materials."""
+    """The card's requirements («Изготовление › Требования к изготовлению»): the expertise with at
+    least N uses left (A18: checked, not spent), the tools of that expertise, and the materials."""
     out: list[dict[str, str]] = []
     entry = next((e for e in state["expertises"] if e["key"] == project["expertise"]), None)
     if project["uses"] > 0 and (entry is None or entry["uses"] < project["uses"]):
@@ -85,9 +85,9 @@ def crafting_points(
     bonus: int,
     expertises: int,
 ) -> dict[str, Any]:
-    """Points of one crafting roll (L1399-L1401): the total with ±2 for a single advantage or
-    disadvantage, ±4 for a double, +4 per expertise (at most two); at least 1 after every
-    modifier (A20), 0 on a doom; a crit gives another roll."""
+    """Points of one crafting roll («Изготовление › Броски изготовления»): the total with ±2 for a
+    single advantage or disadvantage, ±4 for a double, +4 per expertise (at most two); at least 1
+    after every modifier (A20), 0 on a doom; a crit gives another roll."""
     if expertises > CRAFT_MAX_EXPERTISE:
         raise fail(
             "expertises",
@@ -112,7 +112,8 @@ def crafting_points(
 
 
 def spend_materials(state: dict[str, Any], project: dict[str, Any]) -> tuple[dict, list[str]]:
-    """Remove one copy's materials from the crafter's inventory (L1403)."""
+    """Remove one copy's materials from the crafter's inventory
+    («Изготовление › Броски изготовления»)."""
     st = copy.deepcopy(state)
     spent: list[str] = []
     for m in project["materials"]:
@@ -127,8 +128,8 @@ def add_points(
     state: dict[str, Any], project: dict[str, Any], points: int
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """Add points; each time they reach the goal an item is done and its materials are spent
-    (L1403). Overflow starts another identical item while materials last (L1407); with none
-    left it is lost (A20)."""
+    («Изготовление › Броски изготовления»). Overflow starts another identical item while materials
+    last («Изготовление › Изготовление нескольких предметов»); with none left it is lost (A20)."""
     st = copy.deepcopy(state)
     proj = copy.deepcopy(project)
     proj["points"] += points

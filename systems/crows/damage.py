@@ -1,11 +1,13 @@
-"""Damage and death (Урон и смерть, seed L418-L438) and the common hazards (L614-L630).
+"""Damage and death («Урон и смерть») and the common hazards («Частые опасности › Падение»;
+«Частые опасности › Голод»; «Частые опасности › Удушье»).
 
 Damage meets Armour Defence (Защита доспеха), then Stamina (Выносливость), then wounds (раны).
 Leftover damage flows from one pool to the next within one hit (digest ambiguity 1; the
 ``damage_spill`` setting turns it off, and then one hit stops in the first pool it touches).
-Piercing damage skips Armour Defence (L428). A Referee creature dies at 0 Stamina unless the
-attacker asks to knock it out (L432); objects are destroyed at 0 (L434); PCs, humans and
-animals take one wound per point once both pools are empty (L438).
+Piercing damage skips Armour Defence («Урон и смерть › Пробивающий урон»). A Referee creature dies
+at 0 Stamina unless the attacker asks to knock it out («Урон и смерть › Выносливость»); objects are
+destroyed at 0 («Урон и смерть › Выносливость»); PCs, humans and animals take one wound per point
+once both pools are empty («Урон и смерть › Раны»).
 """
 
 from __future__ import annotations
@@ -27,14 +29,14 @@ from systems.crows.inventory import wound_slots as wounded_slots
 from systems.crows.modifiers import damage_multiplier
 from systems.crows.terms import WOUND_KINDS
 
-FALL_MIN_FEET = 10  # L616
+FALL_MIN_FEET = 10  # «Частые опасности › Падение»
 FEET_PER_FALL_DIE = 10
-SUFFOCATION_BASE_ROUNDS = 3  # L630
+SUFFOCATION_BASE_ROUNDS = 3  # «Частые опасности › Удушье»
 
 
 def uses_wounds(state: dict[str, Any]) -> bool:
-    """PCs, other humans and animals take wounds (L438); Referee monsters and objects do not
-    (digest ambiguity 3). ``uses_wounds`` on the sheet overrides the kind."""
+    """PCs, other humans and animals take wounds («Урон и смерть › Раны»); Referee monsters and
+    objects do not (digest ambiguity 3). ``uses_wounds`` on the sheet overrides the kind."""
     if state.get("uses_wounds") is not None:
         return bool(state["uses_wounds"])
     return state.get("kind", "pc") in WOUND_KINDS
@@ -42,7 +44,8 @@ def uses_wounds(state: dict[str, Any]) -> bool:
 
 def armour_sources(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Every source of Armour Defence: shields held in hand, the worn armour, and a creature's
-    own Defence (``"natural"``), in this default order (the owner may choose another, L424)."""
+    own Defence (``"natural"``), in this default order (the owner may choose another,
+    «Урон и смерть › Защита доспеха»)."""
     inv = state["inventory"]
     out: list[dict[str, Any]] = []
     for p in inv["placed"]:
@@ -72,7 +75,9 @@ class DamageReport:
     amount: int
     piercing: bool
     vulnerable_extra: int | None = None
-    multiplier: int = 1  # backlash: next damage doubled, porcelain body (L1318, L1339)
+    multiplier: int = (
+        1  # backlash: next damage doubled, porcelain body («Заклинания › Виды отдачи»)
+    )
     absorbed: dict[str, int] = field(default_factory=dict)
     stamina_before: int = 0
     stamina_after: int = 0
@@ -132,8 +137,9 @@ def apply_damage(
 ) -> tuple[dict[str, Any], DamageReport]:
     """One instance of damage to a creature or object; returns (new state, report).
 
-    Vulnerable adds 1d6 of the same kind, once per instance (L460, digest ambiguity 7).
-    Taking any damage wakes an unconscious creature that survives it (L464).
+    Vulnerable adds 1d6 of the same kind, once per instance («Состояния › Уязвим», digest ambiguity
+    7). Taking any damage wakes an unconscious creature that survives it
+    («Состояния › Без сознания»).
     """
     if amount < 0:
         raise fail("amount", "Урон не бывает отрицательным.", "Damage cannot be negative.")
@@ -201,8 +207,9 @@ def _lower_defence(st: dict[str, Any], source: dict[str, Any], taken: int) -> No
 
 
 def _at_zero_stamina(st: dict[str, Any], report: DamageReport, *, knock_out: bool) -> None:
-    """Stamina just reached 0: an object is destroyed (L434); a creature without wounds dies,
-    or is knocked out at Stamina 1 if the attacker asked and the Referee agreed (L432)."""
+    """Stamina just reached 0: an object is destroyed («Урон и смерть › Выносливость»); a creature
+    without wounds dies, or is knocked out at Stamina 1 if the attacker asked and the Referee agreed
+    («Урон и смерть › Выносливость»)."""
     if st.get("kind") == "object":
         st["dead"] = True
         report.destroyed = True
@@ -236,8 +243,9 @@ def gain_wounds(
     slots: list[int] | None = None,
     hunger: bool = False,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Wounds taken directly, not as damage (a magic-slot overload, L375; hunger, L626):
-    (new state, {"wounds": slots, "died": bool})."""
+    """Wounds taken directly, not as damage (a magic-slot overload,
+    «Слоты инвентаря › Слоты магических предметов»; hunger, «Частые опасности › Голод»): (new state,
+    {"wounds": slots, "died": bool})."""
     if count < 0:
         raise fail("count", "Число ран не бывает отрицательным.", "Wounds cannot be negative.")
     st = copy.deepcopy(state)
@@ -256,23 +264,27 @@ def gain_wounds(
     return st, {"wounds": used, "died": died, "overflow": overflow}
 
 
-# --- hazards (L614-L630) ----------------------------------------------------------------------
+# --- hazards («Частые опасности › Падение»; «Частые опасности › Голод»;
+# «Частые опасности › Удушье»)
 
 
 def fall_dice(feet: int) -> int:
-    """1d6 piercing per full 10 ft, from 10 ft up (L616; digest ambiguity 9: floor)."""
+    """1d6 piercing per full 10 ft, from 10 ft up («Частые опасности › Падение»; digest ambiguity 9:
+    floor)."""
     if feet < FALL_MIN_FEET:
         return 0
     return feet // FEET_PER_FALL_DIE
 
 
 def fall_reduction_dice(tier: int) -> int:
-    """The fall's resistance roll: ≤11 no effect, 12–16 −1d6, 17+ −2d6 (L620-L622)."""
+    """The fall's resistance roll: ≤11 no effect, 12–16 −1d6, 17+ −2d6
+    («Частые опасности › Падение»)."""
     return {1: 0, 2: 1, 3: 2}[tier]
 
 
 def suffocation_rounds(strength: int) -> int:
-    """Rounds one can hold one's breath: 3 + Strength, never below 0 (L630, ambiguity 8)."""
+    """Rounds one can hold one's breath: 3 + Strength, never below 0 («Частые опасности › Удушье»,
+    ambiguity 8)."""
     return max(0, SUFFOCATION_BASE_ROUNDS + strength)
 
 

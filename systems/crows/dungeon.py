@@ -1,22 +1,25 @@
-"""Dungeon turns (Ходы подземелья, seed L484-L524): the clock, the end-of-turn procedure, the
-greed reward and encounter checks.
+"""Dungeon turns («Ходы подземелья»; «Встречи в подземелье»): the clock, the end-of-turn procedure,
+the greed reward and encounter checks.
 
 ``end_dungeon_turn(campaign_state, characters, *, dice, settings)`` is what the timer task
 calls. It returns a ``TurnResult``: the new campaign state, the new character states (same
 order) and every result as an event, in the order the dice were rolled:
 
-1. wear dice of every active Ход подземелья item and every wear-die effect (L472, L482, L494);
-2. expiries: Blessed, Vulnerable, Weakened (L446, L460, L468) and "dungeon turn" effects
-   (L1280);
-3. magic-slot overload: 1d6 wounds, directly, for each overloaded character (L375);
-4. knocked-out Referee creatures wake (L432);
-5. the greed window closes after turn 3 of a first visit (L498-L504);
-6. the encounter check, 1d10 against the threshold 9/8/7 (L520-L524): 10 now, from the
+1. wear dice of every active Ход подземелья item and every wear-die effect («Кости износа»;
+«Кости износа › Кости износа снаряжения»; «Ходы подземелья › Конец хода подземелья»);
+2. expiries: Blessed, Vulnerable, Weakened («Состояния › Благословлён»; «Состояния › Уязвим»;
+«Состояния › Ослаблен») and "dungeon turn" effects («Заклинания › Длительность»);
+3. magic-slot overload: 1d6 wounds, directly, for each overloaded character
+(«Слоты инвентаря › Слоты магических предметов»);
+4. knocked-out Referee creatures wake («Урон и смерть › Выносливость»);
+5. the greed window closes after turn 3 of a first visit («Ходы подземелья › Награда за жадность»);
+6. the encounter check, 1d10 against the threshold 9/8/7 («Встречи в подземелье»): 10 now, from the
    threshold up to 9 a sign now and the encounter during the next turn;
-7. the next turn starts (L494); with the 1d6-rooms variant its room count is rolled (L516).
+7. the next turn starts («Ходы подземелья › Конец хода подземелья»); with the 1d6-rooms variant its
+room count is rolled («Ходы подземелья › Вне подземелья»).
 
-Steps 1 then 6 then 7 are the seed's order (L494); 2-5 fire "at the end of the dungeon turn"
-elsewhere in the seed and are placed in the digest's recommended order.
+Steps 1 then 6 then 7 are the seed's order («Ходы подземелья › Конец хода подземелья»); 2-5 fire "at
+the end of the dungeon turn" elsewhere in the seed and are placed in the digest's recommended order.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from systems.crows.wear import (
 )
 
 GREED_TURNS = max(GREED_PERCENT)
-ROOMS_DIE = 6  # L516
+ROOMS_DIE = 6  # «Ходы подземелья › Вне подземелья»
 
 
 @dataclass
@@ -77,8 +80,9 @@ def who(index: int, state: dict[str, Any]) -> dict[str, Any]:
 
 def encounter_threshold(campaign: dict[str, Any], *, hide_camp: bool = False) -> int:
     """9 by default; 8 for a densely populated level or lots of chaos left behind; 7 for
-    both (L522); +1 for Hide camp during a rest (L566); never above 10 (digest ambiguity 13,
-    by analogy with L1198) nor below 1."""
+    both («Встречи в подземелье»); +1 for Hide camp during a rest («Отдых › Укрыть лагерь»); never
+    above 10 (digest ambiguity 13, by analogy with «Путешествие по суше › Дорожные встречи») nor
+    below 1."""
     threshold = ENCOUNTER_THRESHOLD_DEFAULT
     threshold -= int(bool(campaign.get("populated"))) + int(bool(campaign.get("chaos")))
     threshold += int(campaign.get("threshold_bonus", 0)) + int(hide_camp)
@@ -87,7 +91,8 @@ def encounter_threshold(campaign: dict[str, Any], *, hide_camp: bool = False) ->
 
 def encounter_result(roll: int, threshold: int) -> str:
     """``"none"`` below the threshold; a 10 is ``"immediate"``; otherwise a ``"sign"`` now and
-    the encounter at a moment of the next dungeon turn the Referee picks (L522-L524)."""
+    the encounter at a moment of the next dungeon turn the Referee picks
+    («Встречи в подземелье»)."""
     if roll < threshold:
         return "none"
     if roll >= 10:
@@ -103,8 +108,9 @@ def roll_encounter(
     threshold: int | None = None,
     due_turn: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """One encounter check (L520-L524): (campaign, event). A sign adds a pending encounter
-    due on ``due_turn`` (the next turn by default); several may be pending (ambiguity 12)."""
+    """One encounter check («Встречи в подземелье»): (campaign, event). A sign adds a pending
+    encounter due on ``due_turn`` (the next turn by default); several may be pending (ambiguity
+    12)."""
     camp = copy.deepcopy(campaign)
     limit = encounter_threshold(camp) if threshold is None else threshold
     roll = dice.roll(10)
@@ -127,14 +133,15 @@ def roll_encounter(
 
 
 def greed_percent(campaign: dict[str, Any], turn: int | None = None) -> int:
-    """+30/+20/+10 % for treasure found in turns 1/2/3 of a group's first visit (L498-L502)."""
+    """+30/+20/+10 % for treasure found in turns 1/2/3 of a group's first visit
+    («Ходы подземелья › Награда за жадность»)."""
     if not campaign.get("in_dungeon") or not campaign.get("first_visit"):
         return 0
     return GREED_PERCENT.get(campaign["turn"] if turn is None else turn, 0)
 
 
 def greed_value(value: int, percent: int) -> int:
-    """The treasure's new value, rounded down (L118): 155 gp +10 % is 170."""
+    """The treasure's new value, rounded down («Всегда округляйте вниз»): 155 gp +10 % is 170."""
     if value < 0:
         raise fail("value", "Ценность не бывает отрицательной.", "Value cannot be negative.")
     return value * (100 + percent) // 100
@@ -183,8 +190,9 @@ def enter_dungeon(
     dice: Dice | None = None,
     settings: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The first turn starts when the party enters (L488). The greed reward is for a group's
-    first entry only, never again for the same players (L504), so visits are remembered."""
+    """The first turn starts when the party enters («Ходы подземелья»). The greed reward is for a
+    group's first entry only, never again for the same players
+    («Ходы подземелья › Награда за жадность»), so visits are remembered."""
     camp = clean_campaign(campaign)
     cfg = clean_settings(settings)
     name = dungeon.strip()
@@ -218,10 +226,11 @@ def _upkeep(
     *,
     reason: str,
 ) -> list[dict[str, Any]]:
-    """Steps 1-4, shared by a real turn end, a rest's start and 2 hours outside (L508)."""
+    """Steps 1-4, shared by a real turn end, a rest's start and 2 hours outside
+    («Ходы подземелья › Вне подземелья»)."""
     events: list[dict[str, Any]] = []
     had_light = has_light(chars)
-    # 0. a dead caster's spells are over (L1277)
+    # 0. a dead caster's spells are over («Заклинания › Длительность»)
     events.extend(_end_dead_casters_spells(camp, chars))
     # 1. wear dice of items and effects
     for i, ch in enumerate(chars):
@@ -238,7 +247,7 @@ def _upkeep(
     camp["effects"], area_events = roll_effects_wear(camp["effects"], dice, owner="")
     events.extend(area_events)
     if had_light and not has_light(chars):
-        # L590: attacks and search checks at double disadvantage; a silently moving
+        # «Свет › Темнота»: attacks and search checks at double disadvantage; a silently moving
         # creature's square must be guessed.
         events.append({"type": "darkness", "sources": ["darkness"], "silent": "guess_square"})
     # 2. expiries
@@ -251,7 +260,8 @@ def _upkeep(
         events.extend({**who(i, ch), **e} for e in ended)
     camp["effects"], ended = expire_turn_effects(camp["effects"], owner="")
     events.extend(ended)
-    # 3. magic-slot overload: 1d6 wounds, not damage (L375)
+    # 3. magic-slot overload: 1d6 wounds, not damage
+    # («Слоты инвентаря › Слоты магических предметов»)
     for i, ch in enumerate(chars):
         slots = overloaded_slots(ch["inventory"])
         if not slots or ch["dead"] or not uses_wounds(ch):
@@ -269,7 +279,7 @@ def _upkeep(
                 "died": info["died"],
             }
         )
-    # 4. knocked-out Referee creatures come to (L432)
+    # 4. knocked-out Referee creatures come to («Урон и смерть › Выносливость»)
     for i, ch in enumerate(chars):
         if not ch["dead"] and knocked_out(ch):
             chars[i], _ = wake(ch)
@@ -278,8 +288,8 @@ def _upkeep(
 
 
 def _end_dead_casters_spells(camp: dict[str, Any], chars: list[dict[str, Any]]) -> list[dict]:
-    """If the caster dies, the spell ends (L1277): spell effects whose caster is a dead member
-    of the party end, on every sheet and around."""
+    """If the caster dies, the spell ends («Заклинания › Длительность»): spell effects whose caster
+    is a dead member of the party end, on every sheet and around."""
     dead = {ch["name"] for ch in chars if ch["dead"] and ch["name"]}
     if not dead:
         return []
@@ -335,8 +345,9 @@ def end_dungeon_turn(
     dice: Dice,
     settings: dict[str, Any] | None = None,
 ) -> TurnResult:
-    """End the current dungeon turn and start the next one (L492-L494). Pure: inputs are not
-    mutated; run it once per turn (the caller guards against a second run)."""
+    """End the current dungeon turn and start the next one
+    («Ходы подземелья › Конец хода подземелья»). Pure: inputs are not mutated; run it once per turn
+    (the caller guards against a second run)."""
     camp, chars, cfg = prepare_inputs(campaign_state, characters, settings)
     if not camp["in_dungeon"]:
         raise fail(
@@ -379,7 +390,7 @@ def end_turn_for_rest(
     settings: dict[str, Any] | None = None,
 ) -> TurnResult:
     """Starting a rest ends the current turn without an encounter check; the next turn starts
-    only when the rest ends (L530)."""
+    only when the rest ends («Отдых»)."""
     camp, chars, _cfg = prepare_inputs(campaign_state, characters, settings)
     events: list[dict[str, Any]] = []
     if camp["in_dungeon"] and camp["rest"] is None:
@@ -397,8 +408,9 @@ def pass_time_outside(
     dice: Dice,
     settings: dict[str, Any] | None = None,
 ) -> TurnResult:
-    """Вне подземелья (L508): every 2 in-game hours count as one dungeon turn for wear dice and
-    durations. Leftover hours are kept on the clock. No encounter check (travel has its own)."""
+    """Вне подземелья («Ходы подземелья › Вне подземелья»): every 2 in-game hours count as one
+    dungeon turn for wear dice and durations. Leftover hours are kept on the clock. No encounter
+    check (travel has its own)."""
     if hours < 0:
         raise fail("hours", "Время не идёт назад.", "Time does not run backwards.")
     camp, chars, _cfg = prepare_inputs(campaign_state, characters, settings)

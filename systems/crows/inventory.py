@@ -1,4 +1,4 @@
-"""Inventory slots (Слоты инвентаря, seed L354-L416) as pure validation and placement.
+"""Inventory slots («Слоты инвентаря») as pure validation and placement.
 
 Shape of an inventory (JSON, stored on the character)::
 
@@ -9,10 +9,11 @@ Shape of an inventory (JSON, stored on the character)::
       "wounds": [{"slot": 9, "hunger": false}],
     }
 
-A placement is one run of contiguous slots of one type (L358) starting at ``slot`` (1-based;
-hands 1-2, belt 1-4, backpack 1-10, L356) and as long as its cards' ``slots``; ``items`` is a
-stack of one kind (L360), a single card in hands (L360: hands never stack). Wounds live in
-backpack slots (L438) and may share a slot with an item (digest ambiguity 2).
+A placement is one run of contiguous slots of one type («Слоты инвентаря») starting at ``slot``
+(1-based; hands 1-2, belt 1-4, backpack 1-10, «Слоты инвентаря») and as long as its cards'
+``slots``; ``items`` is a stack of one kind («Слоты инвентаря»), a single card in hands
+(«Слоты инвентаря»: hands never stack). Wounds live in backpack slots («Урон и смерть › Раны») and
+may share a slot with an item (digest ambiguity 2).
 
 Every function returns a new inventory and never mutates its input; a refusal is a
 ``RulesError`` with a ru/en reason the web layer shows as is.
@@ -47,7 +48,7 @@ AREAS: tuple[Choice, ...] = (
     Choice(BACKPACK, "Слоты рюкзака", "Backpack slots"),
 )
 AREA_KEYS: tuple[str, ...] = tuple(a.key for a in AREAS)
-AREA_SIZE: dict[str, int] = {HANDS: 2, BELT: 4, BACKPACK: 10}  # L356
+AREA_SIZE: dict[str, int] = {HANDS: 2, BELT: 4, BACKPACK: 10}  # «Слоты инвентаря»
 AREA_RU: dict[str, str] = {HANDS: "рук", BELT: "пояса", BACKPACK: "рюкзака"}
 AREA_ALIASES: dict[str, str] = {
     "hands": HANDS,
@@ -178,7 +179,7 @@ def _stack_limit(card: dict[str, Any], area: str) -> int:
 def validate_inventory(
     inventory: dict[str, Any] | None, *, magic_in_inventory: bool = False
 ) -> dict[str, Any]:
-    """Clean an inventory or refuse it: fields, then every slot rule of L356-L391.
+    """Clean an inventory or refuse it: fields, then every slot rule of «Слоты инвентаря».
 
     ``magic_in_inventory`` is the open rule of digest §16: when set, an item worn in a magic
     slot must also be carried in an inventory slot (same id).
@@ -322,7 +323,8 @@ def _check_wounds(inv: dict[str, Any]) -> None:
 def parse_target(target: Any) -> tuple[str, list[int] | None]:
     """A target is an area (``"backpack"``: first place that fits), one slot
     (``"backpack:3"``, ``("backpack", 3)``, ``{"area": ..., "slot": ...}``) or an explicit list
-    of slots (``["backpack:2", "backpack:7"]``), which must be one type and contiguous (L358)."""
+    of slots (``["backpack:2", "backpack:7"]``), which must be one type and contiguous
+    («Слоты инвентаря»)."""
     if isinstance(target, dict):
         return _area(target.get("area")), [_slot_number(target.get("slot"))]
     if isinstance(target, str):
@@ -384,9 +386,10 @@ def _slot_number(value: Any) -> int:
 def place(inventory: dict[str, Any], item: dict[str, Any], target_slot: Any) -> dict[str, Any]:
     """Put ``item`` into ``target_slot`` and return the new inventory (the input is untouched).
 
-    One slot that holds a stack of the same kind with room joins the stack (L360); otherwise
-    the item takes free contiguous slots of one type starting there (L358). An area alone
-    picks the first joinable stack, else the first free run. Refusals explain why in ru/en.
+    One slot that holds a stack of the same kind with room joins the stack («Слоты инвентаря»);
+    otherwise the item takes free contiguous slots of one type starting there («Слоты инвентаря»).
+    An area alone picks the first joinable stack, else the first free run. Refusals explain why in
+    ru/en.
     """
     inv = validate_inventory(inventory)
     card = clean_item(item)
@@ -526,7 +529,8 @@ def remove(inventory: dict[str, Any], item_id: str) -> tuple[dict[str, Any], dic
 
 
 def move(inventory: dict[str, Any], item_id: str, target_slot: Any) -> dict[str, Any]:
-    """Move a carried item to another slot (free out of rounds, L395)."""
+    """Move a carried item to another slot (free out of rounds,
+    «Слоты инвентаря › Перекладывание между слотами»)."""
     worn = validate_inventory(inventory)["worn_armour"] == item_id
     inv, card = remove(inventory, item_id)
     inv = place(inv, card, target_slot)
@@ -559,13 +563,15 @@ def replace_card(inventory: dict[str, Any], card: dict[str, Any]) -> dict[str, A
     return validate_inventory(inv)
 
 
-# --- moving in round-timed play (L393-L399) ---------------------------------------------------
+# --- moving in round-timed play («Слоты инвентаря › Перекладывание между слотами») ------------
 
 
 def move_cost(from_area: str, to_area: str, *, in_rounds: bool) -> str:
-    """What a move costs: ``"free"`` out of rounds (L395); in rounds hands<->belt is a
-    ``"maneuver"``, out of the backpack a ``"retrieve"`` (maneuver + d10, L397). Putting an
-    item into the backpack in rounds is not in the seed; a maneuver is the reading here."""
+    """What a move costs: ``"free"`` out of rounds
+    («Слоты инвентаря › Перекладывание между слотами»); in rounds hands<->belt is a ``"maneuver"``,
+    out of the backpack a ``"retrieve"`` (maneuver + d10,
+    «Слоты инвентаря › Перекладывание между слотами»). Putting an item into the backpack in rounds
+    is not in the seed; a maneuver is the reading here."""
     if not in_rounds or from_area == to_area == BACKPACK:
         return "free"
     if from_area == BACKPACK:
@@ -595,8 +601,8 @@ class Retrieval:
 
 
 def retrieve_needs(inventory: dict[str, Any], item_id: str) -> int:
-    """The lowest backpack slot the item occupies: the d10 must reach it (L397; digest
-    ambiguity 15 for multi-slot items)."""
+    """The lowest backpack slot the item occupies: the d10 must reach it
+    («Слоты инвентаря › Перекладывание между слотами»; digest ambiguity 15 for multi-slot items)."""
     p = placement_of(validate_inventory(inventory), item_id)
     if p is None or p["area"] != BACKPACK:
         raise _refuse(
@@ -622,7 +628,8 @@ def retrieve_from_backpack(
     make_room: str = "swap",
     release: list[str] | None = None,
 ) -> Retrieval:
-    """Достать из рюкзака in round-timed play (L397): a maneuver and a d10.
+    """Достать из рюкзака in round-timed play («Слоты инвентаря › Перекладывание между слотами»): a
+    maneuver and a d10.
 
     The roll succeeds if it is at least the number of one backpack slot the item occupies.
     On success the item goes to the hands; hand items in the way (``release``, else those in
@@ -670,7 +677,8 @@ def retrieve_from_backpack(
 def dump_backpack(
     inventory: dict[str, Any], item_ids: list[str] | None = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Вытряхнуть рюкзак (L399, L731): drop any number of backpack items (all by default)."""
+    """Вытряхнуть рюкзак («Слоты инвентаря › Перекладывание между слотами»; «Бой › Общие манёвры»):
+    drop any number of backpack items (all by default)."""
     inv = validate_inventory(inventory)
     in_pack = [c["id"] for p in inv["placed"] if p["area"] == BACKPACK for c in p["items"]]
     ids = in_pack if item_ids is None else list(item_ids)
@@ -688,11 +696,12 @@ def dump_backpack(
     return inv, dropped
 
 
-# --- armour and magic slots (L362-L391) -------------------------------------------------------
+# --- armour and magic slots («Слоты инвентаря») -----------------------------------------------
 
 
 def wear_armour(inventory: dict[str, Any], item_id: str, *, in_rounds: bool = False) -> dict:
-    """Declare one armour (not a shield) in the backpack worn; never during rounds (L387)."""
+    """Declare one armour (not a shield) in the backpack worn; never during rounds
+    («Слоты инвентаря › Ношение доспеха»)."""
     if in_rounds:
         raise _refuse(
             "in_rounds",
@@ -717,10 +726,11 @@ def equip_magic(
     *,
     keep_in_inventory: bool = False,
 ) -> dict[str, Any]:
-    """Wear a magic item in one of the six magic slots (L364-L373). A carried item (by id)
-    leaves its inventory slot unless ``keep_in_inventory`` (the open rule of digest §16); a
-    card is taken as new. More than one item in a slot is allowed and has its price (L375,
-    see ``overloaded_slots``)."""
+    """Wear a magic item in one of the six magic slots
+    («Слоты инвентаря › Слоты магических предметов»). A carried item (by id) leaves its inventory
+    slot unless ``keep_in_inventory`` (the open rule of digest §16); a card is taken as new. More
+    than one item in a slot is allowed and has its price
+    («Слоты инвентаря › Слоты магических предметов», see ``overloaded_slots``)."""
     if magic_slot not in MAGIC_SLOT_KEYS:
         raise _refuse(
             "magic_slot",
@@ -769,11 +779,11 @@ def unequip_magic(
 
 def overloaded_slots(inventory: dict[str, Any]) -> list[str]:
     """Magic slots holding more than one item: no rest, and 1d6 wounds at the end of every
-    dungeon turn (L375)."""
+    dungeon turn («Слоты инвентаря › Слоты магических предметов»)."""
     return [k for k in MAGIC_SLOT_KEYS if len(inventory["magic"][k]) > 1]
 
 
-# --- wounds in backpack slots (L438) ----------------------------------------------------------
+# --- wounds in backpack slots («Урон и смерть › Раны») ----------------------------------------
 
 
 def wound_slots(inventory: dict[str, Any]) -> list[int]:
@@ -785,7 +795,8 @@ def item_slots(inventory: dict[str, Any], area: str = BACKPACK) -> set[int]:
 
 
 def speed_penalty(inventory: dict[str, Any]) -> int:
-    """-1 speed for every backpack slot holding both a wound and an item (L438)."""
+    """-1 speed for every backpack slot holding both a wound and an item
+    («Урон и смерть › Раны»)."""
     items = item_slots(inventory)
     return sum(1 for s in wound_slots(inventory) if s in items)
 
@@ -797,7 +808,8 @@ def free_wound_slots(inventory: dict[str, Any]) -> list[int]:
 
 def default_wound_slots(inventory: dict[str, Any], count: int) -> list[int]:
     """Where wounds go when the player has not chosen: empty slots first (no speed penalty),
-    then slots with items, lowest number first (L438: the slot is the character's choice)."""
+    then slots with items, lowest number first («Урон и смерть › Раны»: the slot is the character's
+    choice)."""
     items = item_slots(inventory)
     free = free_wound_slots(inventory)
     ordered = [s for s in free if s not in items] + [s for s in free if s in items]
@@ -815,7 +827,7 @@ def add_wounds(
 
     Chosen ``slots`` must be free of wounds; missing choices are filled by
     ``default_wound_slots``. Wounds that find no slot are returned as overflow: the creature
-    dies (L438, digest ambiguity 2).
+    dies («Урон и смерть › Раны», digest ambiguity 2).
     """
     inv = validate_inventory(inventory)
     chosen = list(dict.fromkeys(slots or []))[:count]
@@ -837,7 +849,7 @@ def add_wounds(
 
 
 def remove_wound(inventory: dict[str, Any], slot: int | None = None) -> tuple[dict, int | None]:
-    """Take one wound away (the player's choice, L528); by default one that also holds an item
+    """Take one wound away (the player's choice, «Отдых»); by default one that also holds an item
     (it costs speed), else the highest slot. Returns (inventory, slot freed or None)."""
     inv = validate_inventory(inventory)
     if not inv["wounds"]:
@@ -854,7 +866,7 @@ def remove_wound(inventory: dict[str, Any], slot: int | None = None) -> tuple[di
 
 
 def remove_hunger_wounds(inventory: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
-    """Eating a ration removes every hunger wound (L626)."""
+    """Eating a ration removes every hunger wound («Частые опасности › Голод»)."""
     inv = validate_inventory(inventory)
     gone = [w["slot"] for w in inv["wounds"] if w["hunger"]]
     inv["wounds"] = [w for w in inv["wounds"] if not w["hunger"]]
@@ -862,7 +874,8 @@ def remove_hunger_wounds(inventory: dict[str, Any]) -> tuple[dict[str, Any], lis
 
 
 def move_wound(inventory: dict[str, Any], from_slot: int, to_slot: int) -> dict[str, Any]:
-    """Wounds sit where the character chooses (L438); out of rounds they may be rearranged."""
+    """Wounds sit where the character chooses («Урон и смерть › Раны»); out of rounds they may be
+    rearranged."""
     inv = validate_inventory(inventory)
     if from_slot not in wound_slots(inv):
         raise _refuse("from_slot", f"В слоте {from_slot} нет раны.", f"No wound in {from_slot}.")

@@ -1,13 +1,13 @@
-"""Item cards (Карточки предметов, seed L377-L383) as validated JSON.
+"""Item cards («Слоты инвентаря › Карточки предметов») as validated JSON.
 
 The seed prints no item statistics (digest §16): slots, stack limits other than potions 5,
-locks 3 and lamp oil 2 (L360), wear-die counts, armour defence, damage tables and light radii
-are all card data. A card therefore carries every number a rule needs:
+locks 3 and lamp oil 2 («Слоты инвентаря»), wear-die counts, armour defence, damage tables and light
+radii are all card data. A card therefore carries every number a rule needs:
 
-``slots``, ``stack`` (per-slot limit), ``kind`` (what may share a stack, L360), ``wear``
-(count, maximum, keywords, what refuels it), ``armour`` (Защита доспеха, shield or not),
-``damage`` (per-tier profile, piercing), ``light`` (X/Y and whether it burns), ``corpse``
-(size and the gear on it, L403), and the magic flags.
+``slots``, ``stack`` (per-slot limit), ``kind`` (what may share a stack, «Слоты инвентаря»),
+``wear`` (count, maximum, keywords, what refuels it), ``armour`` (Защита доспеха, shield or not),
+``damage`` (per-tier profile, piercing), ``light`` (X/Y and whether it burns), ``corpse`` (size and
+the gear on it, «Слоты инвентаря › Переноска трупов»), and the magic flags.
 """
 
 from __future__ import annotations
@@ -25,20 +25,18 @@ from systems.core.schema import (
     fail,
     validate,
 )
+from systems.crows.terms import AREAS as SPELL_AREAS
 from systems.crows.terms import (
+    CASTING_TIMES,
     CORPSE_SLOTS,
+    DISCIPLINES,
     EXPERTISES,
     MAGIC_SLOTS,
     SIZES,
-    WEAPON,
-    WEAR_KEYWORDS,
-)
-from systems.crows.terms_b import AREAS as SPELL_AREAS
-from systems.crows.terms_b import (
-    CASTING_TIMES,
-    DISCIPLINES,
     SPELL_DURATIONS,
     SPELL_TARGETS,
+    WEAPON,
+    WEAR_KEYWORDS,
 )
 
 WEAR = ObjectField(
@@ -245,7 +243,8 @@ ITEM = ObjectField(
 
 
 def stack_kind(card: dict[str, Any]) -> str:
-    """Items of one kind may share a stack (L360); an unnamed kind falls back to the name."""
+    """Items of one kind may share a stack («Слоты инвентаря»); an unnamed kind falls back to the
+    name."""
     return (card.get("kind") or card.get("name") or card["id"]).strip().casefold()
 
 
@@ -284,11 +283,15 @@ def clean_item(card: dict[str, Any], *, path: str = "item") -> dict[str, Any]:
             "Only a magic item has a magic item slot.",
         )
     if clean["spell"] is not None:
-        clean["spellbook"] = True  # spells are printed on spellbook cards (L1216)
+        clean["spellbook"] = (
+            True  # spells are printed on spellbook cards («Заклинания › Книги заклинаний»)
+        )
     corpse = clean["corpse"]
     if corpse is not None:
         base, limit = CORPSE_SLOTS[corpse["size"]]
-        clean["slots"] = base + corpse["gear_slots"]  # L403: its size's slots plus its gear
+        clean["slots"] = (
+            base + corpse["gear_slots"]
+        )  # «Слоты инвентаря › Переноска трупов»: its size's slots plus its gear
         clean["stack"] = limit
     return clean
 
@@ -306,7 +309,8 @@ def corpse_card(
     gear: list[dict[str, Any]] | None = None,
     monster: bool = True,
 ) -> dict[str, Any]:
-    """A corpse to carry (L403-L416): slots of its size plus the slots of the gear on it.
+    """A corpse to carry («Слоты инвентаря › Переноска трупов»): slots of its size plus the slots of
+    the gear on it.
 
     The corpse and its gear are one block of one slot type (digest ambiguity 14); so a Large
     corpse (8) fits only a backpack and Huge (16) or Охренеть! (32) fits no single PC.

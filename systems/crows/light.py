@@ -1,9 +1,10 @@
-"""Light (Свет, seed L576-L608): X/Y sources, the three light levels, the campfire table.
+"""Light («Свет»): X/Y sources, the three light levels, the campfire table.
 
 A source lights X squares brightly in every direction and Y more squares dimly beyond them
-(L578). Distance is Chebyshev on the grid, the source's own square being 0 (digest
-ambiguity 17, L670). Dim light gives disadvantage, darkness double disadvantage, on attacks
-against a target there and on checks to discern details or find something (L586, L590).
+(«Свет»). Distance is Chebyshev on the grid, the source's own square being 0 (digest
+ambiguity 17, «Бой › Сетка и дистанции»). Dim light gives disadvantage, darkness double
+disadvantage, on attacks against a target there and on checks to discern details or find something
+(«Свет › Тусклый свет»; «Свет › Темнота»).
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from systems.crows.terms import BRIGHT, CAMPFIRE, DARK, DIM
 
 LIGHT_SOURCE_KEYS: dict[str, tuple[str, ...]] = {
     BRIGHT: (),
-    DIM: ("dim_light",),  # L586
-    DARK: ("darkness",),  # L590: counts as two disadvantages
+    DIM: ("dim_light",),  # «Свет › Тусклый свет»
+    DARK: ("darkness",),  # «Свет › Темнота»: counts as two disadvantages
 }
 
 
 def campfire(size: str) -> dict[str, int]:
-    """Яркость костра (L596-L604). The seed has no Охренеть! row."""
+    """Яркость костра («Свет › Яркость костра»). The seed has no Охренеть! row."""
     if size not in CAMPFIRE:
         raise fail(
             "size",
@@ -35,12 +36,12 @@ def campfire(size: str) -> dict[str, int]:
 
 
 def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Grid distance: a diagonal counts as one square (L670)."""
+    """Grid distance: a diagonal counts as one square («Бой › Сетка и дистанции»)."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def level_at_distance(distance: int, bright: int, dim: int) -> str:
-    """≤X bright, X+1..X+Y dim, beyond that dark (L578)."""
+    """≤X bright, X+1..X+Y dim, beyond that dark («Свет»)."""
     if distance <= bright and bright > 0:
         return BRIGHT
     if dim > 0 and distance <= bright + dim:
@@ -63,7 +64,8 @@ def light_level(
 
 
 def check_sources(level: str) -> list[str]:
-    """Check sources for the light where the target is or where you look (L586, L590)."""
+    """Check sources for the light where the target is or where you look («Свет › Тусклый свет»;
+    «Свет › Темнота»)."""
     return list(LIGHT_SOURCE_KEYS[level])
 
 

@@ -1,4 +1,4 @@
-"""The Miasma (Миазма, seed L1162-L1188): cruelty, the save at the end of a rest in it, the
+"""The Miasma («Путешествие по суше › Миазма»): cruelty, the save at the end of a rest in it, the
 effects table and leaving it.
 
 Each row's two effects are stored as one effect on the sheet with the key ``miasma:<row>``
@@ -14,9 +14,9 @@ from typing import Any
 from systems.core.dice import Dice
 from systems.crows.inventory import BACKPACK, remove, remove_wound
 from systems.crows.modifiers import GLUTTONY, LOST, SLOTH, has_effect
-from systems.crows.terms_b import MIASMA_TABLE, MiasmaRow, miasma_row
+from systems.crows.terms import MIASMA_TABLE, MiasmaRow, miasma_row
 
-TABLE_DIE = 10  # L1176
+TABLE_DIE = 10  # «Путешествие по суше › Миазма»
 MAX_REROLLS = 50
 LYING_EXPERTISE_NOTE = "expertise:"
 
@@ -27,12 +27,13 @@ def is_person(state: dict[str, Any]) -> bool:
 
 
 def save_penalty(state: dict[str, Any]) -> int:
-    """−1 per level of cruelty on the save (L1174)."""
+    """−1 per level of cruelty on the save («Путешествие по суше › Миазма»)."""
     return -int(state.get("cruelty", 0))
 
 
 def advantage_from_travel(travel: dict[str, Any] | None, name: str) -> int:
-    """Counter the Miasma: advantage (1) or double advantage (2) on today's save (L1016)."""
+    """Counter the Miasma: advantage (1) or double advantage (2) on today's save
+    («Путешествие по суше › Противостоять Миазме»)."""
     if not travel:
         return 0
     return max(
@@ -45,7 +46,8 @@ def _row_effect_present(state: dict[str, Any], row: MiasmaRow) -> bool:
 
 
 def roll_table(state: dict[str, Any], dice: Dice) -> tuple[MiasmaRow, list[dict[str, int]]]:
-    """1d10 + current cruelty; a pair already on you is rolled again (L1176)."""
+    """1d10 + current cruelty; a pair already on you is rolled again
+    («Путешествие по суше › Миазма»)."""
     rolls: list[dict[str, int]] = []
     for _ in range(MAX_REROLLS):
         face = dice.roll(TABLE_DIE)
@@ -75,13 +77,15 @@ def gain_cruelty(state: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dic
 def apply_row(
     state: dict[str, Any], row: MiasmaRow, dice: Dice
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Both effects of a row (L1176, L1182-L1188)."""
+    """Both effects of a row («Путешествие по суше › Миазма»;
+    «Путешествие по суше › Эффекты Миазмы»)."""
     st = copy.deepcopy(state)
     info: dict[str, Any] = {}
     if row.key == "rage":
         st, info = _rage(st, dice)
     elif row.key == "lost":
-        # L1188: every other Miasma effect and all cruelty end; no new effects ever; an NPC.
+        # «Путешествие по суше › Эффекты Миазмы»: every other Miasma effect and all cruelty end; no
+        # new effects ever; an NPC.
         st["effects"] = [
             e for e in st["effects"] if not str(e.get("key", "")).startswith("miasma:")
         ]
@@ -104,13 +108,16 @@ def apply_row(
             }
         )
     if row.key == "lying":
-        info["choose_expertise"] = True  # the player picks one they lack (L1185)
+        info["choose_expertise"] = (
+            True  # the player picks one they lack («Путешествие по суше › Эффекты Миазмы»)
+        )
     return st, info
 
 
 def _rage(st: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Rage (L1184): one random mundane backpack item is destroyed (the Referee picks at random,
-    here a die over the candidates); then 3 Stamina back, or at full Stamina 1 wound less."""
+    """Rage («Путешествие по суше › Эффекты Миазмы»): one random mundane backpack item is destroyed
+    (the Referee picks at random, here a die over the candidates); then 3 Stamina back, or at full
+    Stamina 1 wound less."""
     info: dict[str, Any] = {}
     candidates = [
         c["id"]
@@ -134,7 +141,7 @@ def _rage(st: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any
 
 
 def clear_cruelty(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """All cruelty is gone: Bloodlust ends with it (L1187)."""
+    """All cruelty is gone: Bloodlust ends with it («Путешествие по суше › Эффекты Миазмы»)."""
     st = copy.deepcopy(state)
     st["cruelty"] = 0
     ended = [e["id"] for e in st["effects"] if e["duration"] == "cruelty"]
@@ -152,9 +159,9 @@ def _drop_lying_expertise(st: dict[str, Any], before: dict[str, Any]) -> dict[st
 
 
 def leave_miasma(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Entering a place fully enclosed by stone or metal (L1162): every "until you leave the
-    Miasma" effect ends, with the expertise Lying granted (A13). Cruelty stays until a full
-    rest there (L1174)."""
+    """Entering a place fully enclosed by stone or metal («Путешествие по суше › Миазма»): every
+    "until you leave the Miasma" effect ends, with the expertise Lying granted (A13). Cruelty stays
+    until a full rest there («Путешествие по суше › Миазма»)."""
     st = copy.deepcopy(state)
     st = _drop_lying_expertise(st, state)
     ended = [e["id"] for e in st["effects"] if e["duration"] == "miasma"]
@@ -163,8 +170,8 @@ def leave_miasma(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 
 def grant_lying_expertise(state: dict[str, Any], key: str) -> dict[str, Any]:
-    """Lying (L1185): an expertise you lack, with 1 use (not in the seed, A13), noted on the
-    effect so it is lost on leaving."""
+    """Lying («Путешествие по суше › Эффекты Миазмы»): an expertise you lack, with 1 use (not in the
+    seed, A13), noted on the effect so it is lost on leaving."""
     from systems.core.schema import fail
 
     st = copy.deepcopy(state)
@@ -180,28 +187,29 @@ def grant_lying_expertise(state: dict[str, Any], key: str) -> dict[str, Any]:
     return st
 
 
-# --- rest hooks (L1164, L1174, L1183, L1186, L1188) -------------------------------------------
+# --- rest hooks («Путешествие по суше › Миазма»; «Путешествие по суше › Эффекты Миазмы») ------
 
 
 def rest_rations_needed(state: dict[str, Any], miasma: bool) -> int:
-    """Gluttony: at least 2 rations per rest to benefit, while in the Miasma (L1183)."""
+    """Gluttony: at least 2 rations per rest to benefit, while in the Miasma
+    («Путешествие по суше › Эффекты Миазмы»)."""
     return 2 if miasma and has_effect(state, GLUTTONY) else 1
 
 
 def rest_wounds_removed(state: dict[str, Any]) -> int:
-    """Sloth: resting removes 2 wounds instead of 1 (L1186)."""
+    """Sloth: resting removes 2 wounds instead of 1 («Путешествие по суше › Эффекты Миазмы»)."""
     return 2 if has_effect(state, SLOTH) else 1
 
 
 def refreshes_expertise(state: dict[str, Any], miasma: bool) -> bool:
-    """No expertise refresh at the end of a rest in the Miasma (L1164), except for one lost to
-    it (L1188)."""
+    """No expertise refresh at the end of a rest in the Miasma («Путешествие по суше › Миазма»),
+    except for one lost to it («Путешествие по суше › Эффекты Миазмы»)."""
     return not miasma or has_effect(state, LOST)
 
 
 def after_rest(state: dict[str, Any], miasma: bool) -> tuple[dict[str, Any], list[dict]]:
-    """A rest finished outside the Miasma: all cruelty is lost (L1174), Bloodlust with it, and
-    the "until you leave" effects are over (A13)."""
+    """A rest finished outside the Miasma: all cruelty is lost («Путешествие по суше › Миазма»),
+    Bloodlust with it, and the "until you leave" effects are over (A13)."""
     if miasma:
         return copy.deepcopy(state), []
     events = []

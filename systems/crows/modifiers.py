@@ -1,5 +1,6 @@
-"""What lasting effects on a sheet do to other rules (part B): backlash rows (L1309-L1365) and
-Miasma rows (L1182-L1188) are stored as effects with a rule ``key``; this module reads them.
+"""What lasting effects on a sheet do to other rules: backlash rows («Заклинания › Виды отдачи») and
+Miasma rows («Путешествие по суше › Эффекты Миазмы») are stored as effects with a rule ``key``; this
+module reads them.
 
 Keys: ``backlash:<row>`` (``backlash:47-48``), ``miasma:<row key>`` (``miasma:bloodlust``) and
 ``spell`` for a spell's own duration. ``stacks`` counts repeats of a stacking row (A17).
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# backlash rows that change speed, per stack (L1312, L1316, L1329, L1341)
+# backlash rows that change speed, per stack («Заклинания › Виды отдачи»)
 SPEED_EFFECTS: dict[str, int] = {
     "backlash:03-04": -2,
     "backlash:11-12": -1,
@@ -22,19 +23,22 @@ CHARACTERISTIC_EFFECTS: dict[str, str] = {
     "backlash:89-90": "agility",
     "backlash:91-92": "reason",
 }
-STENCH = "backlash:39-40"  # disadvantage on all checks (L1330)
-DANCING = "backlash:03-04"  # disadvantage to climb, hide, sneak, swim (L1312)
-GLOWING = "backlash:47-48"  # attacks against you +2 (L1334)
-NEXT_DAMAGE_DOUBLED = "backlash:15-16"  # L1318
-PORCELAIN = "backlash:57-58"  # non-piercing damage doubled (L1339)
-CANNOT_STAND = "backlash:59-60"  # L1340
-NO_HANDS = "backlash:61-62"  # L1341
-TIER_DOWN = "backlash:99-100"  # L1360
-GLOOM = "miasma:gloom"  # advantage to sneak and hide (L1182)
-GLUTTONY = "miasma:gluttony"  # +2 on Forage checks, ≥2 rations per rest (L1183)
-SLOTH = "miasma:sloth"  # refuses travel roles; rest removes 2 wounds (L1186)
-BLOODLUST = "miasma:bloodlust"  # +1 weapon damage (L1187)
-LOST = "miasma:lost"  # resting in the Miasma refreshes expertise (L1188)
+STENCH = "backlash:39-40"  # disadvantage on all checks («Заклинания › Виды отдачи»)
+DANCING = "backlash:03-04"  # disadvantage to climb, hide, sneak, swim («Заклинания › Виды отдачи»)
+GLOWING = "backlash:47-48"  # attacks against you +2 («Заклинания › Виды отдачи»)
+NEXT_DAMAGE_DOUBLED = "backlash:15-16"  # «Заклинания › Виды отдачи»
+PORCELAIN = "backlash:57-58"  # non-piercing damage doubled («Заклинания › Виды отдачи»)
+CANNOT_STAND = "backlash:59-60"  # «Заклинания › Виды отдачи»
+NO_HANDS = "backlash:61-62"  # «Заклинания › Виды отдачи»
+TIER_DOWN = "backlash:99-100"  # «Заклинания › Виды отдачи»
+GLOOM = "miasma:gloom"  # advantage to sneak and hide («Путешествие по суше › Эффекты Миазмы»)
+# +2 on Forage checks, ≥2 rations per rest («Путешествие по суше › Эффекты Миазмы»)
+GLUTTONY = "miasma:gluttony"
+# refuses travel roles; rest removes 2 wounds («Путешествие по суше › Эффекты Миазмы»)
+SLOTH = "miasma:sloth"
+BLOODLUST = "miasma:bloodlust"  # +1 weapon damage («Путешествие по суше › Эффекты Миазмы»)
+# resting in the Miasma refreshes expertise («Путешествие по суше › Эффекты Миазмы»)
+LOST = "miasma:lost"
 
 DANCING_PURPOSES = frozenset({"climb", "hide", "sneak", "swim"})
 GLOOM_PURPOSES = frozenset({"hide", "sneak"})
@@ -54,8 +58,8 @@ def stacks(state: dict[str, Any], key: str) -> int:
 
 
 def effective_characteristic(state: dict[str, Any], key: str) -> int:
-    """The characteristic after backlash penalties (−1 per stack until a rest, L1354-L1356);
-    never below −5 (L142)."""
+    """The characteristic after backlash penalties (−1 per stack until a rest,
+    «Заклинания › Виды отдачи»); never below −5 («Характеристики»)."""
     value = state["characteristics"][key]
     for effect_key, char in CHARACTERISTIC_EFFECTS.items():
         if char == key:
@@ -82,18 +86,19 @@ def check_sources(state: dict[str, Any], purpose: str = "") -> list[str]:
 
 
 def attacks_against_bonus(state: dict[str, Any]) -> int:
-    """+2 to attacks against a creature with the glowing outline (L1334)."""
+    """+2 to attacks against a creature with the glowing outline («Заклинания › Виды отдачи»)."""
     return 2 if has_effect(state, GLOWING) else 0
 
 
 def weapon_damage_bonus(state: dict[str, Any]) -> int:
-    """Bloodlust: +1 damage on weapon attacks (L1187)."""
+    """Bloodlust: +1 damage on weapon attacks («Путешествие по суше › Эффекты Миазмы»)."""
     return 1 if has_effect(state, BLOODLUST) else 0
 
 
 def damage_multiplier(state: dict[str, Any], *, piercing: bool) -> tuple[int, list[str]]:
-    """(multiplier, ids of effects consumed): the next damage is doubled once (L1318);
-    porcelain doubles non-piercing damage (L1339). Both together double twice."""
+    """(multiplier, ids of effects consumed): the next damage is doubled once
+    («Заклинания › Виды отдачи»); porcelain doubles non-piercing damage
+    («Заклинания › Виды отдачи»). Both together double twice."""
     factor, consumed = 1, []
     for effect in effects_with(state, NEXT_DAMAGE_DOUBLED):
         factor *= 2

@@ -1,11 +1,11 @@
-"""Movement (Передвижение, seed L851-L886), forced movement (L906-L925) and tipping objects
-(L935-L945) as pure functions over plain parameters.
+"""Movement («Бой › Передвижение»), forced movement («Бой › Принудительное перемещение») and tipping
+objects («Бой › Опрокидывание предметов») as pure functions over plain parameters.
 
 A path is a list of steps, one per square entered, each a dict of flags the map layer knows:
-``difficult`` (or ``enemy``: an enemy's space is difficult terrain, L678), ``swim``, ``climb``,
-``ceiling`` (climbing upside-down), ``air`` (needs a fly speed), ``void`` (feet of drop below
-the square), ``height`` (squares above the start), ``occupied``, ``hazard`` (damaging or
-effect terrain, named), ``leaves_reach_of`` (creatures whose base reach this step leaves).
+``difficult`` (or ``enemy``: an enemy's space is difficult terrain, «Бой › Размер и пространство»),
+``swim``, ``climb``, ``ceiling`` (climbing upside-down), ``air`` (needs a fly speed), ``void`` (feet
+of drop below the square), ``height`` (squares above the start), ``occupied``, ``hazard`` (damaging
+or effect terrain, named), ``leaves_reach_of`` (creatures whose base reach this step leaves).
 """
 
 from __future__ import annotations
@@ -15,19 +15,21 @@ from typing import Any
 from systems.core.schema import fail
 from systems.crows.combat import size_steps
 from systems.crows.conditions import has_condition, speed
-from systems.crows.terms_b import SQUARE_FEET, TIP_BASE_DICE, TIP_DICE_PER_SIZE
+from systems.crows.terms import SQUARE_FEET, TIP_BASE_DICE, TIP_DICE_PER_SIZE
 
-JUMP_TIER2_LENGTH = 2  # L873
-JUMP_TIER3_MIN = 3  # L875
-JUMP_HEIGHT = 1  # L873-L875
-RUN_UP_SQUARES = 2  # L869
+JUMP_TIER2_LENGTH = 2  # «Бой › Прыжок»
+JUMP_TIER3_MIN = 3  # «Бой › Прыжок»
+JUMP_HEIGHT = 1  # «Бой › Прыжок»
+RUN_UP_SQUARES = 2  # «Бой › Прыжок»
 
 
 def step_cost(step: dict[str, Any], speeds: dict[str, Any]) -> tuple[int, list[str]]:
-    """Squares of movement one step costs, and the checks the Referee may ask for (L855-L861).
+    """Squares of movement one step costs, and the checks the Referee may ask for
+    («Бой › Передвижение»).
 
-    Difficult terrain +1 (L855). Swimming or climbing +1 and maybe a check, unless the creature
-    has that speed — except climbing upside-down on a ceiling without "(U)" (L859).
+    Difficult terrain +1 («Бой › Труднопроходимая местность»). Swimming or climbing +1 and maybe a
+    check, unless the creature has that speed — except climbing upside-down on a ceiling without
+    "(U)" («Бой › Плавание и лазание»).
     """
     cost, checks = 1, []
     if step.get("difficult") or step.get("enemy"):
@@ -59,8 +61,8 @@ def path_cost(
 
 
 def shift_allowed(steps: list[dict[str, Any]], *, start_difficult: bool = False) -> str:
-    """Шаг (L721, L855): exactly 1 square; it cannot enter difficult terrain or move within
-    it. Returns "" when allowed, else a reason key."""
+    """Шаг («Бой › Общие манёвры»; «Бой › Труднопроходимая местность»): exactly 1 square; it cannot
+    enter difficult terrain or move within it. Returns "" when allowed, else a reason key."""
     if len(steps) != 1:
         return "one_square"
     if start_difficult or steps[0].get("difficult") or steps[0].get("enemy"):
@@ -69,11 +71,14 @@ def shift_allowed(steps: list[dict[str, Any]], *, start_difficult: bool = False)
 
 
 def provoked_by(steps: list[dict[str, Any]], *, mode: str) -> list[dict[str, Any]]:
-    """Who may make a provoked attack, and where the move pauses for it (L847, A1).
+    """Who may make a provoked attack, and where the move pauses for it
+    («Бой › Провоцированная атака», A1).
 
-    A step that leaves someone's base reach provokes, unless the move is a Shift (L721), a
-    teleport (L881), forced (L913) or the 17+ Escape step (L749). A1: the attack happens with
-    the mover still on the last square within reach, i.e. before step ``pause_before``.
+    A step that leaves someone's base reach provokes, unless the move is a Shift
+    («Бой › Общие манёвры»), a teleport («Бой › Телепортация»), forced
+    («Бой › Принудительное перемещение») or the 17+ Escape step («Бой › Общие манёвры»). A1: the
+    attack happens with the mover still on the last square within reach, i.e. before step
+    ``pause_before``.
     """
     if mode in ("shift", "teleport", "forced", "escape"):
         return []
@@ -88,7 +93,7 @@ def provoked_by(steps: list[dict[str, Any]], *, mode: str) -> list[dict[str, Any
 
 
 def jump_length(tier: int, characteristic_value: int) -> tuple[int, int]:
-    """(length, height) of a jump (L871-L875): ≤11 nothing; 12–16 up to 2 and 1 high; 17+ up to
+    """(length, height) of a jump («Бой › Прыжок»): ≤11 nothing; 12–16 up to 2 and 1 high; 17+ up to
     2 + the characteristic rolled, at least 3 (A7), 1 high."""
     if tier == 1:
         return 0, 0
@@ -106,8 +111,8 @@ def teleport_problems(
     other: bool = False,
     occupied: bool = False,
 ) -> list[str]:
-    """Why a teleport cannot happen (L879-L886): too far for the effect, no line of effect to
-    the destination (and from the origin when teleporting someone else), an occupied
+    """Why a teleport cannot happen («Бой › Телепортация»): too far for the effect, no line of
+    effect to the destination (and from the origin when teleporting someone else), an occupied
     destination."""
     out = []
     if distance > reach:
@@ -122,13 +127,13 @@ def teleport_problems(
 
 
 def flier_falls(state: dict[str, Any]) -> bool:
-    """A flying creature knocked prone or reduced to speed 0 falls (L865)."""
+    """A flying creature knocked prone or reduced to speed 0 falls («Бой › Полёт»)."""
     if not state.get("speeds", {}).get("fly"):
         return False
     return has_condition(state, "prone") or speed(state) == 0
 
 
-# --- forced movement (L906-L925) --------------------------------------------------------------
+# --- forced movement («Бой › Принудительное перемещение») -------------------------------------
 
 
 def forced_problems(
@@ -141,9 +146,10 @@ def forced_problems(
     path: list[dict[str, Any]],
     vertical: bool,
 ) -> list[str]:
-    """Why this forced movement is illegal: more squares than X (fewer is fine, L910); a
-    mundane push of a creature larger than the mover (L915); an occupied square (L915); a
-    non-vertical move up or down a slope steeper than ±1 square per step (L921)."""
+    """Why this forced movement is illegal: more squares than X (fewer is fine,
+    «Бой › Принудительное перемещение»); a mundane push of a creature larger than the mover
+    («Бой › Принудительное перемещение»); an occupied square («Бой › Принудительное перемещение»); a
+    non-vertical move up or down a slope steeper than ±1 square per step («Бой › Вертикальное»)."""
     out = []
     if squares > distance:
         out.append("too_far")
@@ -165,9 +171,9 @@ def forced_problems(
 
 
 def forced_end(path: list[dict[str, Any]], squares: int, *, flier: bool) -> dict[str, Any]:
-    """Where forced movement leaves the target (L923-L925): the whole distance is moved first;
-    a non-flier falls only if the final square is over a void. Hazards (damaging or effect
-    terrain, temporary magic included) apply as if entered (L913)."""
+    """Where forced movement leaves the target («Бой › В пропасть»): the whole distance is moved
+    first; a non-flier falls only if the final square is over a void. Hazards (damaging or effect
+    terrain, temporary magic included) apply as if entered («Бой › Принудительное перемещение»)."""
     walked = path[:squares]
     final = walked[-1] if walked else {}
     hazards = [s["hazard"] for s in walked if s.get("hazard")]
@@ -175,13 +181,13 @@ def forced_end(path: list[dict[str, Any]], squares: int, *, flier: bool) -> dict
     return {"squares": squares, "fall_feet": feet, "hazards": hazards}
 
 
-# --- tipping objects (L933-L945) --------------------------------------------------------------
+# --- tipping objects («Бой › Опрокидывание предметов») ----------------------------------------
 
 
 def tip_dice(object_size: str, target_size: str) -> int:
     """d10s an object deals landing on a creature of its size or smaller: 1d10 + 2d10 per size
-    category larger (L935): a Huge object on a Medium creature deals 5d10. 0 when the
-    object is smaller than the creature (the seed gives no damage then)."""
+    category larger («Бой › Опрокидывание предметов»): a Huge object on a Medium creature deals
+    5d10. 0 when the object is smaller than the creature (the seed gives no damage then)."""
     steps = size_steps(object_size, target_size)
     if steps < 0:
         return 0
@@ -189,9 +195,9 @@ def tip_dice(object_size: str, target_size: str) -> int:
 
 
 def tip_by_force(your_size: str, object_size: str) -> dict[str, Any]:
-    """What tipping an object by force takes (L939-L945): a smaller object a maneuver and no check;
-    your size up to two larger an action and a Strength check, with disadvantage at +1 and
-    double at +2; larger cannot be tipped by force."""
+    """What tipping an object by force takes («Бой › Опрокидывание предметов»): a smaller object a
+    maneuver and no check; your size up to two larger an action and a Strength check, with
+    disadvantage at +1 and double at +2; larger cannot be tipped by force."""
     steps = size_steps(object_size, your_size)
     if steps < 0:
         return {"cost": "maneuver", "check": False, "sources": []}

@@ -1,13 +1,16 @@
-"""Rest (Отдых, seed L526-L574): requirements, benefits, the seven activities, the rest
-encounter check, the midpoint rule, interruption, and the town variant.
+"""Rest («Отдых»; «Отдых › Встречи на отдыхе»; «Отдых › Занятия на отдыхе»): requirements, benefits,
+the seven activities, the rest encounter check, the midpoint rule, interruption, and the town
+variant.
 
 A rest is 6 consecutive in-game hours in one place without strenuous activity, 4 of them
-asleep, with at least 1 ration eaten (L528). At its end: all Stamina back, one wound less
-(the player's choice), every expertise use back unless in the Miasma (L528, L1164), Отдых
-items and carried spellbooks refilled (L480, L1285). It ends the current dungeon turn without
-an encounter check; at its midpoint every effect that ends or rolls wear dice at a turn's end
-ends; the next turn starts when the rest ends or is interrupted (L530). A magic slot with more
-than one item forbids resting (L375).
+asleep, with at least 1 ration eaten («Отдых»). At its end: all Stamina back, one wound less
+(the player's choice), every expertise use back unless in the Miasma («Отдых»;
+«Путешествие по суше › Миазма»), Отдых items and carried spellbooks refilled
+(«Кости износа › Кости износа снаряжения»; «Заклинания › Кости износа книги заклинаний»). It ends
+the current dungeon turn without an encounter check; at its midpoint every effect that ends or rolls
+wear dice at a turn's end ends; the next turn starts when the rest ends or is interrupted («Отдых»).
+A magic slot with more than one item forbids resting
+(«Слоты инвентаря › Слоты магических предметов»).
 
 The party-level flow is ``start_rest`` → ``rest_encounter_check`` / ``rest_midpoint`` →
 ``finish_rest`` (or ``interrupt_rest``); ``rest_benefits`` is one character's end of a rest.
@@ -58,12 +61,12 @@ from systems.crows.wear import (
     rolls_at_turn_end,
 )
 
-REST_HOURS = 6  # L528
-SLEEP_HOURS = 4  # L528
-RATIONS = 1  # L528
-TOWN_ACTIVITY_HOURS = 2  # L574
-TOWN_ACTIVITIES_PER_DAY = 4  # L574
-TEND_MIN_WOUNDS = 2  # L570
+REST_HOURS = 6  # «Отдых»
+SLEEP_HOURS = 4  # «Отдых»
+RATIONS = 1  # «Отдых»
+TOWN_ACTIVITY_HOURS = 2  # «Отдых › Занятия на отдыхе в городе»
+TOWN_ACTIVITIES_PER_DAY = 4  # «Отдых › Занятия на отдыхе в городе»
+TEND_MIN_WOUNDS = 2  # «Отдых › Обработать раны»
 
 
 @dataclass(frozen=True)
@@ -101,8 +104,9 @@ class RestPlan:
 def requirement_failures(
     state: dict[str, Any], plan: RestPlan, *, miasma: bool = False
 ) -> list[dict[str, str]]:
-    """Why a rest gives this character nothing (L528, L375; Gluttony in the Miasma wants 2
-    rations, L1183), as ru/en messages."""
+    """Why a rest gives this character nothing («Отдых»;
+    «Слоты инвентаря › Слоты магических предметов»; Gluttony in the Miasma wants 2 rations,
+    «Путешествие по суше › Эффекты Миазмы»), as ru/en messages."""
     out: list[dict[str, str]] = []
     if plan.hours < REST_HOURS:
         out.append(
@@ -153,34 +157,39 @@ def rest_benefits(
     tended: bool = False,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """One character finishes a rest: (new state, events). Requirements are checked first;
-    a character who does not meet them gains nothing (activities included, L538)."""
+    a character who does not meet them gains nothing (activities included,
+    «Отдых › Занятия на отдыхе»)."""
     st = copy.deepcopy(state)
     failures = requirement_failures(st, plan, miasma=miasma)
     if failures:
         return st, [{"type": "rest_failed", "reasons": failures}]
     events: list[dict[str, Any]] = []
-    # All Stamina (L528).
+    # All Stamina («Отдых»).
     st["stamina"] = st["stamina_max"]
-    # One wound less, two if tended (L528, L570) or under Sloth (L1186); the player picks which.
+    # One wound less, two if tended («Отдых»; «Отдых › Обработать раны») or under Sloth
+    # («Путешествие по суше › Эффекты Миазмы»); the player picks which.
     removed: list[int] = []
     for n in range(miasma_rules.rest_wounds_removed(st) + (1 if tended else 0)):
         inv, slot = remove_wound(st["inventory"], plan.remove_wound if n == 0 else None)
         st["inventory"] = inv
         if slot is not None:
             removed.append(slot)
-    # Expertise uses back, except in the Miasma (L528, L1164) unless lost to it (L1188).
+    # Expertise uses back, except in the Miasma («Отдых»; «Путешествие по суше › Миазма») unless
+    # lost to it («Путешествие по суше › Эффекты Миазмы»).
     refreshed = miasma_rules.refreshes_expertise(st, miasma)
     if refreshed:
         for entry in st["expertises"]:
             entry["uses"] = entry["max"]
-    # Отдых items and carried spellbooks (L480, L1285).
+    # Отдых items and carried spellbooks («Кости износа › Кости износа снаряжения»;
+    # «Заклинания › Кости износа книги заклинаний»).
     restored = []
     for _area, _slot, card in list(iter_items(st["inventory"])):
         new, did = restore_after_rest(card)
         if did:
             st["inventory"] = replace_card(st["inventory"], new)
             restored.append(card["id"])
-    # The previous rest's preparation lasted "until the end of your next rest" (L558).
+    # The previous rest's preparation lasted "until the end of your next rest"
+    # («Отдых › Подготовиться к задаче»).
     expired = [p["task"] for p in st["prepared"]]
     st["prepared"] = []
     st["effects"], ended = effects_at_rest_end(st["effects"], owner=st["name"])
@@ -196,19 +205,22 @@ def rest_benefits(
         }
     )
     events.extend(ended)
-    st, cruelty_events = miasma_rules.after_rest(st, miasma)  # L1174: cruelty gone outside it
+    st, cruelty_events = miasma_rules.after_rest(
+        st, miasma
+    )  # «Путешествие по суше › Миазма»: cruelty gone outside it
     events.extend(cruelty_events)
     st, activity_events = _activity(st, plan, dice)
     events.extend(activity_events)
     if miasma:
-        events.append({"type": "miasma_check_due"})  # part B
+        events.append({"type": "miasma_check_due"})  # «Путешествие по суше › Миазма»
     return st, events
 
 
 def _activity(
     st: dict[str, Any], plan: RestPlan, dice: Dice | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The fruit of the one rest activity (L538-L570), given the rest was finished."""
+    """The fruit of the one rest activity («Отдых › Занятия на отдыхе»), given the rest was
+    finished."""
     act = plan.activity
     if act == "craft":
         return st, [{"type": "crafting_roll_due"}]
@@ -260,8 +272,9 @@ def _activity(
 def _butcher(
     st: dict[str, Any], plan: RestPlan, dice: Dice | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Разделать труп (L546, L1389): the monster corpse is destroyed for 1d6/2d6/3d6/4d6
-    parts by size (Medium or smaller / Large / Huge / Охренеть!)."""
+    """Разделать труп («Отдых › Разделать труп»; «Изготовление › Разделка на материалы»): the
+    monster corpse is destroyed for 1d6/2d6/3d6/4d6 parts by size (Medium or smaller / Large / Huge
+    / Охренеть!)."""
     size = plan.corpse_size
     item = None
     if plan.item_id:
@@ -305,9 +318,9 @@ def start_rest(
     place: str = "dungeon",
     miasma: bool = False,
 ) -> TurnResult:
-    """Begin a rest: the dungeon turn ends without an encounter check (L530). Burning lights
+    """Begin a rest: the dungeon turn ends without an encounter check («Отдых»). Burning lights
     are listed so players can put them out (digest ambiguity 10); those overloaded with magic
-    items are told they cannot rest (L375)."""
+    items are told they cannot rest («Слоты инвентаря › Слоты магических предметов»)."""
     camp0 = clean_campaign(campaign)
     if camp0["rest"] is not None:
         raise fail("campaign.rest", "Отдых уже идёт.", "A rest is already under way.")
@@ -333,8 +346,8 @@ def start_rest(
 
 
 def hide_camp(campaign: dict[str, Any], by: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Укрыть лагерь (L566): +1 to the encounter threshold for this rest; one person per
-    group; it works without finishing the rest."""
+    """Укрыть лагерь («Отдых › Укрыть лагерь»): +1 to the encounter threshold for this rest; one
+    person per group; it works without finishing the rest."""
     camp = clean_campaign(campaign)
     rest = _rest(camp)
     if rest["hide_camp_by"] and rest["hide_camp_by"] != by:
@@ -360,12 +373,13 @@ def rest_encounter_check(
     dice: Dice,
     threshold: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The rest's encounter check (L534): dungeon rules in a dungeon (threshold +1 with a
-    hidden camp, L566); pass ``threshold`` for the road rules while travelling (part B).
+    """The rest's encounter check («Отдых › Встречи на отдыхе»): dungeon rules in a dungeon
+    (threshold +1 with a hidden camp, «Отдых › Укрыть лагерь»); pass ``threshold`` for the road
+    rules while travelling.
 
     A 10 happens at once and interrupts the rest (call ``interrupt_rest``). A sign is given
     now and, as in a dungeon, the encounter comes during the next dungeon turn, which starts
-    when the rest ends (L524, L530).
+    when the rest ends («Встречи в подземелье»; «Отдых»).
     """
     camp = clean_campaign(campaign)
     rest = _rest(camp)
@@ -382,7 +396,9 @@ def rest_encounter_check(
             "A rest gets one encounter check.",
         )
     limit = rest["threshold"]
-    if threshold is not None:  # road rules; a hidden camp still adds 1 (L566), cap 10 (L1198)
+    # road rules; a hidden camp still adds 1 («Отдых › Укрыть лагерь»), cap 10
+    # («Путешествие по суше › Дорожные встречи»)
+    if threshold is not None:
         limit = min(ENCOUNTER_THRESHOLD_CAP, threshold + int(bool(rest["hide_camp_by"])))
     camp, event = roll_encounter(
         camp, dice, source="rest", threshold=limit, due_turn=camp["turn"] + 1
@@ -390,7 +406,9 @@ def rest_encounter_check(
     camp["rest"]["encounter_checked"] = True
     event["interrupts_rest"] = event["result"] == "immediate"
     if event["interrupts_rest"]:
-        event["sleepers_unconscious"] = True  # whoever sleeps is unconscious (L464)
+        event["sleepers_unconscious"] = (
+            True  # whoever sleeps is unconscious («Состояния › Без сознания»)
+        )
     return clean_campaign(camp), event
 
 
@@ -400,7 +418,7 @@ def rest_midpoint(
     *,
     settings: dict[str, Any] | None = None,
 ) -> TurnResult:
-    """Middle of the rest (L530): effects that end at a turn's end, or roll wear dice at a
+    """Middle of the rest («Отдых»): effects that end at a turn's end, or roll wear dice at a
     turn's end, end; so do Blessed, Vulnerable and Weakened. Lit items are items, not effects
     (digest ambiguity 10)."""
     camp, chars, _cfg = prepare_inputs(campaign, characters, settings)
@@ -425,8 +443,9 @@ def rest_midpoint(
 def _lights_during_rest(
     chars: list[dict[str, Any]], dice: Dice, hours: int
 ) -> list[dict[str, Any]]:
-    """A light kept burning through the rest rolls its dice once per 2 hours (L508; digest
-    ambiguity 10): three times in a 6-hour rest, stopping when it goes out."""
+    """A light kept burning through the rest rolls its dice once per 2 hours
+    («Ходы подземелья › Вне подземелья»; digest ambiguity 10): three times in a 6-hour rest,
+    stopping when it goes out."""
     events: list[dict[str, Any]] = []
     for _ in range(hours // 2):
         for i, ch in enumerate(chars):
@@ -449,7 +468,7 @@ def finish_rest(
 ) -> TurnResult:
     """The rest ends for the party: lights left burning roll (ambiguity 10), then each
     character's benefits and activity in party order, then the next dungeon turn starts
-    (L530). ``plans`` lines up with ``characters``; ``None`` means a plain full rest."""
+    («Отдых»). ``plans`` lines up with ``characters``; ``None`` means a plain full rest."""
     camp, chars, cfg = prepare_inputs(campaign, characters, settings)
     rest = _rest(camp)
     if len(plans) != len(chars):
@@ -487,8 +506,9 @@ def finish_rest(
 
 
 def _check_activities(chars: list[dict[str, Any]], plans: list[RestPlan]) -> None:
-    """One activity each (L538); Tend wounds: another resting creature with ≥2 wounds, at
-    most once per creature per rest (L570); Hide camp: one per group (L566)."""
+    """One activity each («Отдых › Занятия на отдыхе»); Tend wounds: another resting creature with
+    ≥2 wounds, at most once per creature per rest («Отдых › Обработать раны»); Hide camp: one per
+    group («Отдых › Укрыть лагерь»)."""
     tended: set[int] = set()
     hiders = 0
     for i, plan in enumerate(plans):
@@ -532,7 +552,7 @@ def interrupt_rest(
     settings: dict[str, Any] | None = None,
 ) -> TurnResult:
     """Combat or other strenuous activity interrupts the rest: no benefits, it must be
-    restarted from zero (L534); a new dungeon turn starts now (L530)."""
+    restarted from zero («Отдых › Встречи на отдыхе»); a new dungeon turn starts now («Отдых»)."""
     camp, chars, cfg = prepare_inputs(campaign, characters, settings)
     _rest(camp)
     camp["rest"] = None
@@ -543,7 +563,7 @@ def interrupt_rest(
     return TurnResult(clean_campaign(camp), chars, events)
 
 
-# --- in town (L574) ---------------------------------------------------------------------------
+# --- in town («Отдых › Занятия на отдыхе в городе») -------------------------------------------
 
 
 def town_activity(
@@ -554,8 +574,8 @@ def town_activity(
     dice: Dice | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """An activity in town: about 2 hours, up to 4 a day without finishing a rest; what would
-    fire at the rest's end fires after those 2 hours (L574). Tend wounds is handled on the
-    tended creature by ``town_tend`` and ``town_sleep``."""
+    fire at the rest's end fires after those 2 hours («Отдых › Занятия на отдыхе в городе»). Tend
+    wounds is handled on the tended creature by ``town_tend`` and ``town_sleep``."""
     st = copy.deepcopy(state)
     if not plan.activity:
         raise fail("activity", "Выберите занятие.", "Choose an activity.")
@@ -573,7 +593,8 @@ def town_activity(
         )
     _next_town_activity(st, day)
     if plan.activity == "prepare":
-        # In town the +2 lasts until the end of the next rest as usual (L558).
+        # In town the +2 lasts until the end of the next rest as usual
+        # («Отдых › Подготовиться к задаче»).
         task = plan.task.strip()
         if not task:
             raise fail("task", "Назовите задачу.", "Name the task.")
@@ -598,7 +619,8 @@ def _next_town_activity(st: dict[str, Any], day: int) -> None:
 
 def town_tend(state: dict[str, Any], *, day: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Tend wounds in town, recorded on the tended creature: at most once a day, and it works
-    only after that creature sleeps at least 4 hours afterwards (L574)."""
+    only after that creature sleeps at least 4 hours afterwards
+    («Отдых › Занятия на отдыхе в городе»)."""
     st = copy.deepcopy(state)
     if st["town"]["tended_day"] == day:
         raise fail(
@@ -618,7 +640,8 @@ def town_tend(state: dict[str, Any], *, day: int) -> tuple[dict[str, Any], dict[
 
 
 def town_sleep(state: dict[str, Any], hours: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Sleep in town: 4 hours or more after a town Tend wounds removes 2 wounds (L570, L574)."""
+    """Sleep in town: 4 hours or more after a town Tend wounds removes 2 wounds
+    («Отдых › Обработать раны»; «Отдых › Занятия на отдыхе в городе»)."""
     st = copy.deepcopy(state)
     if not st["town"]["tend_pending"] or hours < SLEEP_HOURS:
         return st, {"type": "slept", "hours": hours, "wounds_removed": []}

@@ -1,11 +1,12 @@
-"""Spells (Заклинания, seed L1212-L1365): spellbook cards, what a cast must satisfy, the chaos
+"""Spells («Заклинания»): spellbook cards, what a cast must satisfy, the chaos
 roll, backlash and the book's wear dice.
 
 A spell is printed on a spellbook card (``items.SPELL``: rank, discipline, casting time, target,
 range, area, duration, tier lines, summons). The book's own ``wear`` dice roll on every cast
-except a crit, and on backlash too (L1285, L1297); at 0 the book cannot cast until a rest ends
-with it carried (``wear.restore_after_rest``). A spell lasting in wear dice becomes an effect on
-the caster's sheet, so ``end_dungeon_turn`` rolls it with every other effect (L1281).
+except a crit, and on backlash too («Заклинания › Кости износа книги заклинаний»;
+«Заклинания › Отдача магии»); at 0 the book cannot cast until a rest ends with it carried
+(``wear.restore_after_rest``). A spell lasting in wear dice becomes an effect on the caster's sheet,
+so ``end_dungeon_turn`` rolls it with every other effect («Заклинания › Длительность»).
 """
 
 from __future__ import annotations
@@ -21,13 +22,12 @@ from systems.crows.conditions import add_condition, has_condition
 from systems.crows.damage import apply_damage, gain_wounds, uses_wounds
 from systems.crows.inventory import HANDS, iter_items, remove
 from systems.crows.modifiers import effective_characteristic, has_effect
-from systems.crows.terms import EXPERTISES, MAGICAL
-from systems.crows.terms_b import CHAOS_DIE, Backlash, backlash_row
+from systems.crows.terms import CHAOS_DIE, EXPERTISES, MAGICAL, Backlash, backlash_row
 from systems.crows.wear import roll_item_wear
 
 MAX_REROLLS = 30
-SAVE_DAMAGE = {1: 6, 2: 3, 3: 0}  # the bees and falling-earth ladders (L1336, L1338)
-DRAW_DIE = 10  # L1326
+SAVE_DAMAGE = {1: 6, 2: 3, 3: 0}  # the bees and falling-earth ladders («Заклинания › Виды отдачи»)
+DRAW_DIE = 10  # «Заклинания › Виды отдачи»
 DURATION_OF = {
     "dungeon_turn": "dungeon_turn",
     "wear_dice": "wear_dice",
@@ -37,8 +37,9 @@ DURATION_OF = {
 
 
 def held_spellbook(state: dict[str, Any], item_id: str) -> dict[str, Any]:
-    """The book must be held in a hand (L391, L777), carry a spell and have wear dice left
-    (L1285)."""
+    """The book must be held in a hand («Слоты инвентаря › Экипированные предметы»;
+    «Бой › Как атаковать»), carry a spell and have wear dice left
+    («Заклинания › Кости износа книги заклинаний»)."""
     card = None
     for p in state["inventory"]["placed"]:
         if p["area"] == HANDS:
@@ -71,8 +72,8 @@ def target_problems(
     line_of_effect: bool,
     origin_distance: int | None,
 ) -> list[dict[str, str]]:
-    """What makes a cast illegal (L1239-L1273): out-of-combat spells in rounds, too many
-    targets, the same creature twice, yourself where the target line excludes you, a target
+    """What makes a cast illegal («Заклинания › Книги заклинаний»): out-of-combat spells in rounds,
+    too many targets, the same creature twice, yourself where the target line excludes you, a target
     out of range or without line of effect, an origin square out of range."""
     out: list[dict[str, str]] = []
 
@@ -113,7 +114,8 @@ def target_problems(
 
 
 def tier_after_backlash(tier: int, doom: bool, *, tier_down: bool) -> tuple[int, bool]:
-    """Backlash 99-100 (L1360, A16): after expertise, tier 3 counts as 2, 2 as 1, 1 as a doom."""
+    """Backlash 99-100 («Заклинания › Виды отдачи», A16): after expertise, tier 3 counts as 2, 2 as
+    1, 1 as a doom."""
     if not tier_down or doom:
         return tier, doom
     if tier == 1:
@@ -122,21 +124,24 @@ def tier_after_backlash(tier: int, doom: bool, *, tier_down: bool) -> tuple[int,
 
 
 def chaos_roll(dice: Dice) -> tuple[int, bool]:
-    """Бросок хаоса (L1305): on a tier 1 that is not a doom roll 1d6; a 1 is backlash."""
+    """Бросок хаоса («Заклинания › Бросок хаоса»): on a tier 1 that is not a doom roll 1d6; a 1 is
+    backlash."""
     face = dice.roll(CHAOS_DIE)
     return face, face == 1
 
 
 def roll_book(card: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The book's wear dice after a cast (L1285, L1297): all of them, 1s and 2s removed."""
+    """The book's wear dice after a cast («Заклинания › Кости износа книги заклинаний»;
+    «Заклинания › Отдача магии»): all of them, 1s and 2s removed."""
     if card["wear"] is None or card["wear"]["dice"] == 0:
         return copy.deepcopy(card), None
     return roll_item_wear(card, dice, reason="cast")
 
 
 def spell_effect(card: dict[str, Any], *, tier: int, caster: str) -> dict[str, Any] | None:
-    """The lasting effect of a successful cast (L1277-L1281): until the end of the dungeon turn,
-    or kept by its own wear dice rolled at every turn's end; None for an instant spell."""
+    """The lasting effect of a successful cast («Заклинания › Длительность»): until the end of the
+    dungeon turn, or kept by its own wear dice rolled at every turn's end; None for an instant
+    spell."""
     spell = card["spell"]
     if spell["duration"] == "instant":
         return None
@@ -158,7 +163,7 @@ def summoned_sheets(
     spell: dict[str, Any], *, caster: str, default_sheet: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Summoned creatures act as pets of the caster and need no check for dangerous orders
-    (L1293)."""
+    («Заклинания › Призванные существа»)."""
     summon = spell.get("summon")
     if not summon:
         return []
@@ -179,7 +184,7 @@ def summoned_sheets(
     return out
 
 
-# --- backlash (L1297-L1365) -------------------------------------------------------------------
+# --- backlash («Заклинания › Отдача магии») ---------------------------------------------------
 
 
 def roll_backlash(
@@ -194,9 +199,10 @@ def roll_backlash(
     wound_slots: list[int] | None = None,
     spill: bool = True,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The Referee rolls d100 + the spell's rank (L1297). A lasting row already on the caster is
-    rolled again unless it stacks; conditions may repeat and simply do nothing (L1299, A17); the
-    quicksand row needs the caster on the ground (L1342). Returns (caster state, event)."""
+    """The Referee rolls d100 + the spell's rank («Заклинания › Отдача магии»). A lasting row
+    already on the caster is rolled again unless it stacks; conditions may repeat and simply do
+    nothing («Заклинания › Отдача магии», A17); the quicksand row needs the caster on the ground
+    («Заклинания › Виды отдачи»). Returns (caster state, event)."""
     rolls: list[dict[str, Any]] = []
     row: Backlash | None = None
     for _ in range(MAX_REROLLS):
@@ -257,7 +263,8 @@ def _lasting(st: dict[str, Any], row: Backlash, *, spell: str, note: str = "") -
 
 def _draw(st: dict[str, Any], dice: Dice) -> dict[str, Any]:
     """Shuffle the inventory cards, roll d10 and draw that many; the last card drawn is hit
-    (L1326). With fewer cards than the roll, the last card of the deck is hit."""
+    («Заклинания › Виды отдачи»). With fewer cards than the roll, the last card of the deck is
+    hit."""
     deck = [card["id"] for _area, _slot, card in iter_items(st["inventory"])]
     if not deck:
         return {"drawn": None}
@@ -281,17 +288,19 @@ def apply_backlash(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Apply one backlash row to the caster. Effects on others nearby (``radius``) are reported
     with the same roll for the Referee to apply (one roll for all, as one attack roll serves
-    every target, L819)."""
+    every target, «Бой › Несколько целей»)."""
     st = copy.deepcopy(state)
     info: dict[str, Any] = {"radius": row.radius}
     if row.creature_target and object_target:
-        info["hits_caster"] = True  # L1299: a creature-target effect on an object hits you
+        info["hits_caster"] = (
+            True  # «Заклинания › Отдача магии»: a creature-target effect on an object hits you
+        )
     if row.key == "105":
         st["dead"] = True
-        info["gone"] = True  # sealed in Hell forever (L1365)
+        info["gone"] = True  # sealed in Hell forever («Заклинания › Виды отдачи»)
         return st, info
     if row.key == "104":
-        st["stamina"] = 0  # L1364
+        st["stamina"] = 0  # «Заклинания › Виды отдачи»
     if row.roll:
         info["roll"] = _roll(row.roll, dice)
         if row.key == "75-76":
@@ -365,10 +374,10 @@ def _backlash_save(
     wound_slots: list[int] | None,
     spill: bool,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The caster's own resistance roll against bees, falling earth or quicksand (L1336,
-    L1338, L1342): ≤11 6 damage and the rider, 12–16 3 damage, 17+ nothing (quicksand: ≤11
-    grabbed with 1d6 piercing each round end, 12–16 grabbed until the end of your next turn,
-    17+ move 2). No expertise is offered inside a backlash."""
+    """The caster's own resistance roll against bees, falling earth or quicksand
+    («Заклинания › Виды отдачи»): ≤11 6 damage and the rider, 12–16 3 damage, 17+ nothing
+    (quicksand: ≤11 grabbed with 1d6 piercing each round end, 12–16 grabbed until the end of your
+    next turn, 17+ move 2). No expertise is offered inside a backlash."""
     faces = (dice.roll(10), dice.roll(10))
     weakened = 1 if has_condition(st, "weakened") else 0
     result = evaluate(
@@ -415,7 +424,8 @@ def _swap_expertise(st: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dic
 
 
 def discipline_expertise(spell: dict[str, Any]) -> str:
-    """The magic expertise that fits a spell is the one named like its discipline (L1226)."""
+    """The magic expertise that fits a spell is the one named like its discipline
+    («Заклинания › Дисциплина»)."""
     return spell["discipline"]
 
 

@@ -1,15 +1,20 @@
-"""Overland travel (Путешествие по суше, seed L949-L1208) as pure functions over a travel state
-dict (``state_b.TRAVEL``), the "travel watch" flow of the digest (§2.7):
+"""Overland travel («Путешествие по суше») as pure functions over a travel state
+dict (``sheet.TRAVEL``), the "travel watch" flow of the digest (§2.7):
 
 1. ``start_day``: pace → hexes 1/2/3, thresholds 8/7/6 for travel and rest, role checks at
-   advantage / plain / disadvantage; slowest speed, road and river modifiers (L971-L989);
-2. ``assign_roles``: one guide, up to three in each other role, one task each (L993-L1006);
-3. role checks in order — helpers (Help everyone first), guide, scouts, trackers (L960) —
-   rolled by the ruleset's ``travel_role`` move and applied here by ``apply_task``;
-4. ``encounter_check``: the Referee's 1d10 against the travel threshold, at most 10 (L1198);
-5. ``move_day``: the day's hexes; while lost each hex left is a hidden 1d6 (L1146);
-6. arrival switches to dungeon turns with the day's threshold (L1204), then the rest and the
-   Miasma saves (``miasma``).
+   advantage / plain / disadvantage; slowest speed, road and river modifiers
+   («Путешествие по суше › Темп пути»);
+2. ``assign_roles``: one guide, up to three in each other role, one task each
+(«Путешествие по суше › Дорожные роли»);
+3. role checks in order — helpers (Help everyone first), guide, scouts, trackers
+(«Путешествие по суше › Порядок путешествия») — rolled by the ruleset's ``travel_role`` move and
+applied here by ``apply_task``;
+4. ``encounter_check``: the Referee's 1d10 against the travel threshold, at most 10
+(«Путешествие по суше › Дорожные встречи»);
+5. ``move_day``: the day's hexes; while lost each hex left is a hidden 1d6
+(«Путешествие по суше › Заблудились»);
+6. arrival switches to dungeon turns with the day's threshold
+(«Путешествие по суше › Точки интереса»), then the rest and the Miasma saves (``miasma``).
 
 Whatever players must not see is marked: ``public_view`` strips it, and events carry
 ``"hidden": True`` with a ``referee_only`` section.
@@ -22,8 +27,8 @@ from typing import Any
 
 from systems.core.dice import Dice
 from systems.core.schema import fail, validate
-from systems.crows.state_b import TRAVEL
-from systems.crows.terms_b import (
+from systems.crows.sheet import TRAVEL
+from systems.crows.terms import (
     DIRECTION_KEYS,
     DIRECTION_VECTORS,
     PACES_BY_KEY,
@@ -38,9 +43,9 @@ from systems.crows.terms_b import (
     speed_hexes,
 )
 
-LOST_DIE = 6  # L1146
-HELP_EVERYONE = {1: -1, 2: 1, 3: 2}  # L1036-L1038
-FORAGE_BONUS_GLUTTONY = 2  # L1183
+LOST_DIE = 6  # «Путешествие по суше › Заблудились»
+HELP_EVERYONE = {1: -1, 2: 1, 3: 2}  # «Путешествие по суше › Помочь всем»
+FORAGE_BONUS_GLUTTONY = 2  # «Путешествие по суше › Эффекты Миазмы»
 
 
 def clean_travel(travel: dict[str, Any] | None) -> dict[str, Any]:
@@ -60,7 +65,7 @@ def new_travel(
 
 
 def _clamp_threshold(value: int) -> int:
-    """Never above 10 (L1198); never below 1 (A9)."""
+    """Never above 10 («Путешествие по суше › Дорожные встречи»); never below 1 (A9)."""
     return max(TRAVEL_THRESHOLD_MIN, min(TRAVEL_THRESHOLD_MAX, value))
 
 
@@ -82,10 +87,12 @@ def start_day(
     terrain: str | None = None,
     in_miasma: bool = True,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Open a travel day (L957-L989): the pace sets hexes, both thresholds and the role-check
-    advantage; the slowest creature (a rider counts its mount) adds −1/0/+1/+2 hexes; a road all
-    day +1 hex and −1 to both thresholds; crossing water without a boat or going upstream −1
-    hex, downstream +1. Yesterday's role results are gone; lost stays lost (L1150)."""
+    """Open a travel day («Путешествие по суше › Порядок путешествия»;
+    «Путешествие по суше › Темп пути»): the pace sets hexes, both thresholds and the role-check
+    advantage; the slowest creature (a rider counts its mount) adds −1/0/+1/+2 hexes; a road all day
+    +1 hex and −1 to both thresholds; crossing water without a boat or going upstream −1 hex,
+    downstream +1. Yesterday's role results are gone; lost stays lost
+    («Путешествие по суше › Снова на пути»)."""
     if pace not in PACES_BY_KEY:
         raise fail("pace", "Выберите темп.", "Choose a pace.")
     t = clean_travel(travel)
@@ -130,7 +137,7 @@ def start_day(
     return t, event
 
 
-# --- roles (L993-L1006) -----------------------------------------------------------------------
+# --- roles («Путешествие по суше › Дорожные роли») --------------------------------------------
 
 
 def assign_roles(
@@ -141,8 +148,9 @@ def assign_roles(
     refusing: list[str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Validate and store today's roles: at most one guide, three in each other role, one task
-    per creature and a task of its own role (L996-L1002); nobody under Sloth (L1186); a lost
-    party's guide must try Back on track (L1150)."""
+    per creature and a task of its own role («Путешествие по суше › Дорожные роли»); nobody under
+    Sloth («Путешествие по суше › Эффекты Миазмы»); a lost party's guide must try Back on track
+    («Путешествие по суше › Снова на пути»)."""
     t = clean_travel(travel)
     entries = [validate(TRAVEL.fields["roles"].item, r, path="roles") for r in roles]
     names = [r["name"] for r in entries]
@@ -233,7 +241,8 @@ def ensure_role(
 
 
 def check_order(travel: dict[str, Any], name: str, task: str) -> None:
-    """Helpers, then the guide, then scouts, then trackers (L960)."""
+    """Helpers, then the guide, then scouts, then trackers
+    («Путешествие по суше › Порядок путешествия»)."""
     me = role_entry(travel, name, task)
     if me["done"]:
         raise fail(
@@ -251,14 +260,15 @@ def check_order(travel: dict[str, Any], name: str, task: str) -> None:
 
 
 def role_modifiers(travel: dict[str, Any], name: str) -> tuple[list[str], int]:
-    """(sources, flat bonus) for a creature's role check today: the pace (L971-L973) and Help
-    everyone (L1036-L1038, A11)."""
+    """(sources, flat bonus) for a creature's role check today: the pace
+    («Путешествие по суше › Темп пути») and Help everyone («Путешествие по суше › Помочь всем»,
+    A11)."""
     sources = {1: ["slow_pace"], -1: ["fast_pace"]}.get(travel["role_net"], [])
     bonus = sum(b["bonus"] for b in travel["role_bonus"] if b["name"] == name)
     return sources, bonus
 
 
-# --- task results (L1008-L1156) ---------------------------------------------------------------
+# --- task results («Путешествие по суше › Дорожные роли»; «Путешествие по суше › Заблудились») ---
 
 CHOICES: dict[tuple[str, int], tuple[tuple[str, str, str], ...]] = {
     ("make_camp", 2): (
@@ -333,7 +343,9 @@ def apply_task(
     elif task == "back_on_track":
         if tier >= 2:
             t["lost"] = False
-            t["seen_hex"] = copy.deepcopy(t["hex"])  # L1155: you know where you are
+            t["seen_hex"] = copy.deepcopy(
+                t["hex"]
+            )  # «Путешествие по суше › Снова на пути»: you know where you are
             info["found_at"] = copy.deepcopy(t["hex"])
     elif task == "watch_for_danger" and tier >= 2:
         t["travel_mod"] += tier - 1
@@ -413,15 +425,17 @@ def apply_task_choice(
     }
 
 
-# --- encounters, movement, arrival (L1144-L1208) ----------------------------------------------
+# --- encounters, movement, arrival («Путешествие по суше › Заблудились»;
+# «Путешествие по суше › Миазма»; «Путешествие по суше › Встречи и точки интереса»)
 
 
 def encounter_check(
     travel: dict[str, Any], dice: Dice, *, kind: str = "travel", bonus: int = 0
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The Referee's 1d10 after the role checks; at least the threshold is an encounter
-    (L1196-L1198). The Referee picks the time of day (A14); the roll is for the Referee only.
-    ``bonus`` is a rest-only +1 for a hidden camp (L566), still capped at 10."""
+    («Путешествие по суше › Дорожные встречи»). The Referee picks the time of day (A14); the roll is
+    for the Referee only. ``bonus`` is a rest-only +1 for a hidden camp («Отдых › Укрыть лагерь»),
+    still capped at 10."""
     t = clean_travel(travel)
     threshold = t["travel_threshold"] if kind == "travel" else t["rest_threshold"]
     threshold = _clamp_threshold(threshold + bonus)
@@ -455,7 +469,8 @@ def neighbour(hex_: dict[str, int], direction: str) -> dict[str, int]:
 
 
 def lost_direction(face: int) -> str:
-    """Count clockwise from the neighbour due north: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW (L1146)."""
+    """Count clockwise from the neighbour due north: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW
+    («Путешествие по суше › Заблудились»)."""
     return DIRECTION_KEYS[face - 1]
 
 
@@ -467,8 +482,9 @@ def move_day(
     stop_at: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Move today's hexes. The players choose each hex's direction; while lost, each hex left is
-    instead a secret 1d6 (L1146) and players see the position as unknown (L1144). ``stop_at``
-    stops early (a point of interest or dungeon reached, L963)."""
+    instead a secret 1d6 («Путешествие по суше › Заблудились») and players see the position as
+    unknown («Путешествие по суше › Заблудились»). ``stop_at`` stops early (a point of interest or
+    dungeon reached, «Путешествие по суше › Порядок путешествия»)."""
     t = clean_travel(travel)
     left = t["hexes"] - t["moved"]
     count = left if stop_at is None else min(left, stop_at)
@@ -501,7 +517,8 @@ def move_day(
 
 
 def found_way(travel: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A map, a known landmark or an NPC's directions end being lost (L1158)."""
+    """A map, a known landmark or an NPC's directions end being lost
+    («Путешествие по суше › Снова на пути»)."""
     t = clean_travel(travel)
     t["lost"] = False
     t["seen_hex"] = copy.deepcopy(t["hex"])
@@ -510,7 +527,8 @@ def found_way(travel: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def arrive(travel: dict[str, Any], place: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Arriving at a dungeon or point of interest: play it in dungeon turns, with the day's
-    travel threshold for its encounter checks (L963, L1204)."""
+    travel threshold for its encounter checks («Путешествие по суше › Порядок путешествия»;
+    «Путешествие по суше › Точки интереса»)."""
     t = clean_travel(travel)
     t["arrived"] = place
     return t, {
@@ -521,7 +539,8 @@ def arrive(travel: dict[str, Any], place: str) -> tuple[dict[str, Any], dict[str
 
 
 def public_view(travel: dict[str, Any]) -> dict[str, Any]:
-    """What players may see: no encounter rolls, no drift, and no true hex while lost (L1144)."""
+    """What players may see: no encounter rolls, no drift, and no true hex while lost
+    («Путешествие по суше › Заблудились»)."""
     t = copy.deepcopy(travel)
     t.pop("encounters", None)
     t.pop("drift", None)

@@ -1,11 +1,12 @@
-"""Wear dice (Кости износа, seed L470-L482, L608): pools of d6, not a die chain.
+"""Wear dice («Кости износа»; «Кости износа › Кости износа снаряжения»;
+«Свет › Тушение источников света»): pools of d6, not a die chain.
 
-Rolling wear dice rolls *all* of them; each die showing 1 or 2 is removed (L472). An effect
-ends at 0 dice and always rolls at the end of every dungeon turn (L472). An item's card line
-carries keywords (L478-L482): *when* it rolls (Активация after each use, Ход подземелья at
-each turn end) and *what 0 means* (Бесполезен: useless for good; Заправка: refilled to max by
-the named item; Отдых: refilled when the carrier finishes a rest). A light whose dice roll at
-turn end also rolls when put out (L608).
+Rolling wear dice rolls *all* of them; each die showing 1 or 2 is removed («Кости износа»). An
+effect ends at 0 dice and always rolls at the end of every dungeon turn («Кости износа»). An item's
+card line carries keywords («Кости износа › Кости износа снаряжения»): *when* it rolls (Активация
+after each use, Ход подземелья at each turn end) and *what 0 means* (Бесполезен: useless for good;
+Заправка: refilled to max by the named item; Отдых: refilled when the carrier finishes a rest). A
+light whose dice roll at turn end also rolls when put out («Свет › Тушение источников света»).
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from systems.crows.items import stack_kind
 from systems.crows.terms import ACTIVATION, DUNGEON_TURN, REFUEL, REST, USELESS
 
 WEAR_DIE = 6
-REMOVED_FACES = frozenset({1, 2})  # L472
+REMOVED_FACES = frozenset({1, 2})  # «Кости износа»
 
 
 def roll_wear_dice(dice: Dice, count: int) -> tuple[list[int], int]:
-    """Roll ``count`` d6: (faces, dice left). Each 1 or 2 is removed (L472)."""
+    """Roll ``count`` d6: (faces, dice left). Each 1 or 2 is removed («Кости износа»)."""
     faces = [dice.roll(WEAR_DIE) for _ in range(count)]
     return faces, sum(1 for f in faces if f not in REMOVED_FACES)
 
@@ -34,7 +35,8 @@ def has_keyword(card: dict[str, Any], keyword: str) -> bool:
 
 def rolls_at_turn_end(card: dict[str, Any]) -> bool:
     """An item rolls at a turn's end if its line says Ход подземелья, it has dice, is not
-    useless and is active: a light only while it burns (L482, L608)."""
+    useless and is active: a light only while it burns («Кости износа › Кости износа снаряжения»;
+    «Свет › Тушение источников света»)."""
     if not has_keyword(card, DUNGEON_TURN) or card["useless"] or card["wear"]["dice"] == 0:
         return False
     if card["light"] is not None:
@@ -43,7 +45,7 @@ def rolls_at_turn_end(card: dict[str, Any]) -> bool:
 
 
 def _zero_outcome(card: dict[str, Any]) -> str:
-    """What reaching 0 dice means for this card (L478-L480)."""
+    """What reaching 0 dice means for this card («Кости износа › Кости износа снаряжения»)."""
     if has_keyword(card, USELESS):
         card["useless"] = True
         return "useless"
@@ -88,7 +90,8 @@ def roll_item_wear(
 
 
 def check_usable(card: dict[str, Any]) -> None:
-    """A useless item (L478) or one whose wear dice are spent cannot be used."""
+    """A useless item («Кости износа › Кости износа снаряжения») or one whose wear dice are spent
+    cannot be used."""
     if card["useless"]:
         raise fail(
             "item",
@@ -104,7 +107,8 @@ def check_usable(card: dict[str, Any]) -> None:
 
 
 def roll_activation(card: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict | None]:
-    """Активация (L481): after the use's primary effects, roll the item's wear dice."""
+    """Активация («Кости износа › Кости износа снаряжения»): after the use's primary effects, roll
+    the item's wear dice."""
     check_usable(card)
     if not has_keyword(card, ACTIVATION):
         return copy.deepcopy(card), None
@@ -122,7 +126,8 @@ def light_up(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def extinguish(card: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Put a light out. If its dice roll at the turn's end, roll them now too (L608)."""
+    """Put a light out. If its dice roll at the turn's end, roll them now too
+    («Свет › Тушение источников света»)."""
     if card["light"] is None or not card["light"]["lit"]:
         raise fail("item", f"«{card['name']}» не горит.", f"{card['name']!r} is not burning.")
     new = copy.deepcopy(card)
@@ -134,8 +139,8 @@ def extinguish(card: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[s
 
 
 def refuel(card: dict[str, Any], fuel: dict[str, Any]) -> dict[str, Any]:
-    """Заправка (L479): using the item named on the line restores the maximum, e.g. a pint
-    of oil refills a lantern's 2 dice."""
+    """Заправка («Кости износа › Кости износа снаряжения»): using the item named on the line
+    restores the maximum, e.g. a pint of oil refills a lantern's 2 dice."""
     if not has_keyword(card, REFUEL):
         raise fail(
             "item",
@@ -157,8 +162,9 @@ def refuel(card: dict[str, Any], fuel: dict[str, Any]) -> dict[str, Any]:
 
 
 def restore_after_rest(card: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """Отдых (L480) items and carried spellbooks (L1285) refill when the carrier finishes a
-    rest: (card, restored)."""
+    """Отдых («Кости износа › Кости износа снаряжения») items and carried spellbooks
+    («Заклинания › Кости износа книги заклинаний») refill when the carrier finishes a rest: (card,
+    restored)."""
     if card["wear"] is None or card["useless"]:
         return copy.deepcopy(card), False
     if not (has_keyword(card, REST) or card["spellbook"]):
@@ -176,7 +182,8 @@ def roll_effects_wear(
     effects: list[dict[str, Any]], dice: Dice, *, owner: str = ""
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Effects always roll their wear dice at the end of every dungeon turn and end at 0
-    (L472, L1281, L1299). Returns (effects left, events)."""
+    («Кости износа»; «Заклинания › Длительность»; «Заклинания › Отдача магии»). Returns (effects
+    left, events)."""
     kept: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     for effect in effects:
@@ -208,7 +215,8 @@ def roll_effects_wear(
 def expire_turn_effects(
     effects: list[dict[str, Any]], *, owner: str = ""
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Effects lasting "until the end of the dungeon turn" end (L1280, backlash EoT)."""
+    """Effects lasting "until the end of the dungeon turn" end («Заклинания › Длительность»,
+    backlash EoT)."""
     kept, events = [], []
     for effect in effects:
         if effect["duration"] == "dungeon_turn":
@@ -222,7 +230,7 @@ def effects_at_rest_midpoint(
     effects: list[dict[str, Any]], *, owner: str = ""
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """At the middle of a rest every effect that ends at a turn's end or rolls wear dice at a
-    turn's end ends (L530)."""
+    turn's end ends («Отдых»)."""
     kept, events = [], []
     for effect in effects:
         if effect["duration"] in ("dungeon_turn", "wear_dice"):

@@ -17,7 +17,8 @@ from rest_framework.test import APIClient
 
 from systems.core.dice import ScriptedDice
 from tests.conftest import PASSWORD, make_user
-from tests.security.sockets import next_of, open_socket, session_cookie
+from tests.helpers import session_cookie
+from tests.sockets import connect, next_of
 from vtt.accounts import services as account_services
 from vtt.characters import services as character_services
 from vtt.table import services as table_services
@@ -37,7 +38,7 @@ async def test_a_user_opening_100_sockets_is_capped_and_the_first_ones_keep_work
     cookie = await database_sync_to_async(session_cookie)(table.player)
     # All at once: the cap must hold when the handshakes interleave, not only one by one.
     sockets = await asyncio.gather(
-        *(open_socket(table.player, table.campaign.pk, cookie=cookie) for _ in range(100))
+        *(connect(table.player, table.campaign.pk, cookie=cookie) for _ in range(100))
     )
     firsts = await asyncio.gather(*(comm.receive_json_from(timeout=10) for comm in sockets))
     accepted, refused = [], []
@@ -56,7 +57,7 @@ async def test_a_user_opening_100_sockets_is_capped_and_the_first_ones_keep_work
     assert len(refused) == 100 - limit
 
     # Another member is not affected by the player's cap.
-    referee = await open_socket(table.referee, table.campaign.pk)
+    referee = await connect(table.referee, table.campaign.pk)
     assert (await referee.receive_json_from(timeout=5))["type"] == "welcome"
 
     # The accepted sockets still work: each replays, answers a ping and gets a live roll.
@@ -78,9 +79,9 @@ async def test_a_user_opening_100_sockets_is_capped_and_the_first_ones_keep_work
 
     # Closing one frees its slot: the next socket is welcomed, the one after is refused again.
     await accepted[0].disconnect()
-    again = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    again = await connect(table.player, table.campaign.pk, cookie=cookie)
     assert (await again.receive_json_from(timeout=5))["type"] == "welcome"
-    one_more = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    one_more = await connect(table.player, table.campaign.pk, cookie=cookie)
     assert (await one_more.receive_json_from(timeout=5))["code"] == "too_many_sockets"
     assert (await one_more.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
 
@@ -131,22 +132,22 @@ async def test_a_long_session_keeps_its_slot_and_a_dead_one_frees_itself(
     monkeypatch.setattr(consumers, "SLOT_REFRESH_SECONDS", 0.5)
     settings.SOCKETS_PER_USER = 3
     cookie = await database_sync_to_async(session_cookie)(table.player)
-    live = [await open_socket(table.player, table.campaign.pk, cookie=cookie) for _ in range(2)]
+    live = [await connect(table.player, table.campaign.pk, cookie=cookie) for _ in range(2)]
     for comm in live:
         assert (await comm.receive_json_from(timeout=5))["type"] == "welcome"
     # The third slot's holder was on a process killed with kill -9: nobody refreshes it.
     dead = await database_sync_to_async(_claim_slot)(table.player.pk, "killed-process")
     assert dead is not None
-    full = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    full = await connect(table.player, table.campaign.pk, cookie=cookie)
     assert (await full.receive_json_from(timeout=5))["code"] == "too_many_sockets"
     assert (await full.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
 
     await asyncio.sleep(3.5)  # past SLOT_SECONDS: the live sockets refreshed theirs meanwhile
 
     # The dead slot is free again, and it is the only one: one more socket, not two.
-    third = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    third = await connect(table.player, table.campaign.pk, cookie=cookie)
     assert (await next_of(third, "welcome", timeout=5))["type"] == "welcome"
-    fourth = await open_socket(table.player, table.campaign.pk, cookie=cookie)
+    fourth = await connect(table.player, table.campaign.pk, cookie=cookie)
     assert (await next_of(fourth, "error", timeout=5))["code"] == "too_many_sockets"
     assert (await fourth.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
     # the long-lived sockets still work

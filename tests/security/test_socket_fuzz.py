@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.security.conftest import fuzz_derandomize, fuzz_examples
-from tests.security.sockets import open_socket
+from tests.sockets import connect
 from vtt.table.consumers import MAX_FRAME_BYTES
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,7 +81,7 @@ class Probe:
 @pytest.mark.parametrize("role", ["player", "referee", "observer"])
 def test_random_frames_get_an_answer_and_the_socket_stays_open(table, role):
     loop = asyncio.new_event_loop()
-    comm = loop.run_until_complete(open_socket(table.user(role), table.campaign.pk))
+    comm = loop.run_until_complete(connect(table.user(role), table.campaign.pk))
     welcome = loop.run_until_complete(comm.receive_json_from(timeout=5))
     assert welcome["type"] == "welcome"
     probe = Probe(comm)
@@ -135,7 +135,7 @@ def test_random_frames_get_an_answer_and_the_socket_stays_open(table, role):
 )
 def test_hostile_frames_get_their_error(table, raw, code):
     loop = asyncio.new_event_loop()
-    comm = loop.run_until_complete(open_socket(table.player, table.campaign.pk))
+    comm = loop.run_until_complete(connect(table.player, table.campaign.pk))
     try:
         assert loop.run_until_complete(comm.receive_json_from(timeout=5))["type"] == "welcome"
         answers = loop.run_until_complete(Probe(comm).send("text", raw))
@@ -148,7 +148,7 @@ def test_hostile_frames_get_their_error(table, raw, code):
 def test_a_campaign_id_past_the_integer_range_is_closed_4403(table):
     loop = asyncio.new_event_loop()
     try:
-        comm = loop.run_until_complete(open_socket(table.player, 10**30))
+        comm = loop.run_until_complete(connect(table.player, 10**30))
         closed = loop.run_until_complete(comm.receive_output(timeout=5))
         assert closed == {"type": "websocket.close", "code": 4403}
         loop.run_until_complete(comm.wait(timeout=5))

@@ -2,7 +2,8 @@
 the raw JSON of every ruleset's ``describe()``, the prep library the API hands out for every demo
 campaign, every template and every catalogue entry. Rules carry their rulebook citation in a
 ``source`` field for readers of the code; these tests fail if one leaks. The rendered pages and
-event texts of the demo campaigns are scanned by tests/vtt/test_player_text.py."""
+event texts of the demo campaigns are scanned by tests/vtt/test_player_text.py. The Crows rules
+cite the rulebook by chapter and heading in their code too, so their sources are scanned whole."""
 
 from __future__ import annotations
 
@@ -70,3 +71,16 @@ def test_catalogues_and_templates_have_no_line_references():
         found += [f"{html.relative_to(ROOT)}: {r}" for r in _refs(html.read_text(encoding="utf-8"))]
     assert (ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po").exists()
     assert not found, found
+
+
+def test_crows_code_cites_the_rulebook_by_heading_not_by_line():
+    """Comments, docstrings and ``source`` fields of systems/crows name the rulebook's chapter and
+    heading («Проверки › Экспертизы»); a line number of the seed file outside the repository
+    tells a reader nothing once the file changes."""
+    found = []
+    files = sorted((ROOT / "systems" / "crows").rglob("*.py"))
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.relative_to(ROOT)}: {r}" for r in _refs(text)]
+    assert len(files) > 20  # the scan read the package
+    assert not found, found[:10]

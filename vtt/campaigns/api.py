@@ -48,12 +48,16 @@ class CampaignSerializer(serializers.ModelSerializer):
 class CampaignCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=services.NAME_MAX)
     ruleset = serializers.ChoiceField(choices=RULESET_KEYS)
-    description = serializers.CharField(max_length=4000, required=False, allow_blank=True)
+    description = serializers.CharField(
+        max_length=services.DESCRIPTION_MAX, required=False, allow_blank=True
+    )
 
 
 class CampaignUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=services.NAME_MAX, required=False)
-    description = serializers.CharField(max_length=4000, required=False, allow_blank=True)
+    description = serializers.CharField(
+        max_length=services.DESCRIPTION_MAX, required=False, allow_blank=True
+    )
 
 
 class MemberSerializer(serializers.ModelSerializer):
@@ -104,7 +108,9 @@ class InviteCreateSerializer(serializers.Serializer):
     expires_in_hours = serializers.IntegerField(
         min_value=services.INVITE_MIN_HOURS, max_value=services.INVITE_MAX_DAYS * 24, default=168
     )
-    max_uses = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    max_uses = serializers.IntegerField(
+        min_value=1, max_value=services.INVITE_USES_MAX, required=False
+    )
 
 
 class InvitePreviewSerializer(serializers.Serializer):

@@ -77,6 +77,7 @@ from vtt.accounts.services import clean_public_name
 from vtt.campaigns.models import Campaign
 from vtt.core import jsonsafe
 from vtt.core.errors import Invalid
+from vtt.maps import images
 from vtt.table import kinds
 from vtt.table.events import canonical, chain_hash, hash_body, verify_chain
 from vtt.table.models import GENESIS_HASH, ClockState, EventCursor, TableEvent
@@ -871,7 +872,7 @@ def _check_chain(archive: Archive) -> None:
 
 def check_image(data: bytes, member: str) -> None:
     """An imported file must be an image Pillow reads, within the upload pixel limit."""
-    limit = int(getattr(settings, "MAP_UPLOAD_MAX_PIXELS", 100_000_000))
+    limit = images.max_pixels()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -1131,7 +1132,7 @@ class _Importer:
             except (RulesError, TypeError, ValueError, KeyError, AttributeError) as exc:
                 raise ArchiveError(f"the campaign's rule settings are not valid ({exc})") from exc
             if self.name:
-                obj.name = self.name[:120]
+                obj.name = self.name[: Campaign._meta.get_field("name").max_length]
 
     def _insert(self, part: Part) -> None:
         model = part.model

@@ -18,7 +18,7 @@ class CampaignCreateForm(forms.Form):
     description = forms.CharField(
         label=_("Description"),
         required=False,
-        max_length=4000,
+        max_length=services.DESCRIPTION_MAX,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
@@ -28,7 +28,7 @@ class CampaignRenameForm(forms.Form):
     description = forms.CharField(
         label=_("Description"),
         required=False,
-        max_length=4000,
+        max_length=services.DESCRIPTION_MAX,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
@@ -39,7 +39,10 @@ class InviteCreateForm(forms.Form):
         label=_("Valid for"), choices=EXPIRY_CHOICES, coerce=int, initial=168
     )
     max_uses = forms.IntegerField(
-        label=_("Maximum number of uses"), required=False, min_value=1, max_value=100
+        label=_("Maximum number of uses"),
+        required=False,
+        min_value=1,
+        max_value=services.INVITE_USES_MAX,
     )
 
 

@@ -15,11 +15,13 @@ from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Invite, Membership, Role
 from vtt.core.errors import Conflict, Gone, Invalid, invalid_from_rules
 
-NAME_MAX = 120
+NAME_MAX = Campaign._meta.get_field("name").max_length  # the column is the limit
+DESCRIPTION_MAX = Campaign._meta.get_field("description").max_length
 INVITE_MIN_HOURS = 1
 INVITE_MAX_DAYS = 90
 INVITE_DEFAULT = timedelta(days=7)
 INVITES_ACTIVE_MAX = 50
+INVITE_USES_MAX = 100
 
 
 def _clean_name(name: str) -> str:
@@ -50,7 +52,7 @@ def campaign_create(*, user: User, name: str, ruleset: str, description: str = "
     campaign = Campaign.objects.create(
         name=_clean_name(name),
         ruleset=ruleset,
-        description=(description or "")[:4000],
+        description=(description or "")[:DESCRIPTION_MAX],
         created_by=user,
     )
     Membership.objects.create(campaign=campaign, user=user, role=Role.REFEREE)
@@ -67,10 +69,10 @@ def campaign_update(
         campaign.name = _clean_name(name)
         fields.append("name")
     if description is not None:
-        if len(description) > 4000:
+        if len(description) > DESCRIPTION_MAX:
             raise Invalid(
-                _("The description is longer than 4000 characters."),
-                fields={"description": ["4000"]},
+                _("The description is longer than %(max)d characters.") % {"max": DESCRIPTION_MAX},
+                fields={"description": [str(DESCRIPTION_MAX)]},
             )
         campaign.description = description
         fields.append("description")
@@ -114,12 +116,12 @@ def invite_create(
     if not timedelta(hours=INVITE_MIN_HOURS) <= expires_in <= timedelta(days=INVITE_MAX_DAYS):
         raise Invalid(
             _("An invite must be valid for 1 hour to %(days)d days.") % {"days": INVITE_MAX_DAYS},
-            fields={"expires_in": [_("From 1 hour to 90 days.")]},
+            fields={"expires_in": [_("From 1 hour to %(days)d days.") % {"days": INVITE_MAX_DAYS}]},
         )
-    if max_uses is not None and not 1 <= max_uses <= 100:
+    if max_uses is not None and not 1 <= max_uses <= INVITE_USES_MAX:
         raise Invalid(
-            _("The number of uses must be from 1 to 100."),
-            fields={"max_uses": [_("From 1 to 100.")]},
+            _("The number of uses must be from 1 to %(max)d.") % {"max": INVITE_USES_MAX},
+            fields={"max_uses": [_("From 1 to %(max)d.") % {"max": INVITE_USES_MAX}]},
         )
     active = Invite.objects.filter(
         campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now()

@@ -48,7 +48,7 @@ class CharacterSerializer(serializers.Serializer):
 
 
 class CreateRequest(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = serializers.CharField(max_length=services.NAME_MAX)
     kind = serializers.ChoiceField(choices=Kind.choices, default=Kind.PC)
     state = serializers.DictField(required=False)
     owner_id = serializers.IntegerField(required=False, allow_null=True)

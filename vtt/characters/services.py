@@ -27,7 +27,10 @@ from vtt.table.services import Draft, publish, publish_many
 
 EXPORT_FORMAT = "vtt-character"
 EXPORT_VERSION = 1
+IMPORT_MAX_BYTES = 512 * 1024  # an exported sheet is a few KB
 MAX_CHARACTERS = 500
+NAME_MAX = Character._meta.get_field("name").max_length  # the column is the limit
+REASON_MAX = CharacterChange._meta.get_field("reason").max_length
 
 
 # Keyword names the server passes to a ruleset itself; a caller's move parameters may not use them.
@@ -126,14 +129,14 @@ def _save_version(
     if not changes:
         return []
     character.state = new_state
-    character.name = str(new_state.get("name") or character.name)[:100] or character.name
+    character.name = str(new_state.get("name") or character.name)[:NAME_MAX] or character.name
     character.version += 1
     character.save(update_fields=["state", "name", "version", "updated_at"])
     CharacterChange.objects.create(
         character=character,
         version=character.version,
         actor=actor,
-        reason=reason[:80],
+        reason=reason[:REASON_MAX],
         diff=changes,
         state=new_state,
     )
@@ -153,7 +156,7 @@ def character_create(
     owner_id: int | None = None,
     hidden: bool = False,
 ) -> Character:
-    name = " ".join((name or "").split())[:100]
+    name = " ".join((name or "").split())[:NAME_MAX]
     if not name:
         raise Invalid(_("Give the character a name."), fields={"name": [_("Required.")]})
     if kind not in Kind.values:
@@ -170,7 +173,10 @@ def character_create(
     ):
         raise Invalid(_("The owner must be a member of the campaign."), code="owner_not_member")
     if Character.objects.filter(campaign=campaign).count() >= MAX_CHARACTERS:
-        raise Conflict(_("A campaign holds at most 500 sheets."), code="too_many_characters")
+        raise Conflict(
+            _("A campaign holds at most %(max)d sheets.") % {"max": MAX_CHARACTERS},
+            code="too_many_characters",
+        )
     full = _default(campaign.ruleset, kind)
     full.update(copy.deepcopy(state or {}))
     if "name" in full or "name" in _default(campaign.ruleset, kind):

@@ -36,7 +36,6 @@ from vtt.core.errors import Invalid, ServiceError
 from vtt.permissions import Action, authorize, authorize_character, can
 from vtt.table.models import EventCursor
 
-IMPORT_MAX_BYTES = 512 * 1024
 _DESCRIBED: dict[str, dict[str, Any]] = {}
 
 
@@ -303,7 +302,7 @@ class CharacterCreateForm(forms.Form):
     """A new character (``kind="pc"``, the referee may pick its player) or a new NPC
     (``kind="npc"``, the referee only, hidden or not)."""
 
-    name = forms.CharField(label=pgettext_lazy("character", "Name"), max_length=100)
+    name = forms.CharField(label=pgettext_lazy("character", "Name"), max_length=services.NAME_MAX)
     owner = forms.TypedChoiceField(
         label=gettext_lazy("Player"), coerce=int, required=False, empty_value=None
     )
@@ -424,8 +423,12 @@ def character_import(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         upload = form.cleaned_data["file"]
         try:
-            if upload.size > IMPORT_MAX_BYTES:
-                raise Invalid(_("The file is too large (at most 512 KB)."), code="too_large")
+            if upload.size > services.IMPORT_MAX_BYTES:
+                raise Invalid(
+                    _("The file is too large (at most %(kb)d KB).")
+                    % {"kb": services.IMPORT_MAX_BYTES // 1024},
+                    code="too_large",
+                )
             try:
                 data = jsonsafe.loads(upload.read().decode("utf-8"))
             except jsonsafe.BadText as exc:

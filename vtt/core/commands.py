@@ -41,6 +41,16 @@ ARG_TEXT_MAX = 100
 MAX_ID = 2**31 - 1
 
 
+def check_idempotency_key(key: str | None) -> None:
+    """The one check of an idempotency key's length, for commands and the services that keep
+    their own key (a roll's unique column)."""
+    if key is not None and not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX:
+        raise Invalid(
+            _("Idempotency-Key must be 1 to %(max)d characters.") % {"max": IDEMPOTENCY_KEY_MAX},
+            code="bad_key",
+        )
+
+
 @dataclass
 class Call:
     """One request for an action, from the API or the socket."""
@@ -112,8 +122,7 @@ def execute(
 ) -> Answer:
     """Run a command once per idempotency key: a retry with a key already answered gets the
     first answer again (``replayed``), never a second action."""
-    if key is not None and not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX:
-        raise Invalid(_("Idempotency-Key must be 1 to 100 characters."), code="bad_key")
+    check_idempotency_key(key)
     call = Call(user=user, campaign_id=campaign_id, args=args, params=params, key=key)
     if key is None or not declared.cache_answers:
         return declared.run(call)

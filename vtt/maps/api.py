@@ -35,18 +35,20 @@ from vtt.maps.commands import (  # the commands' shapes, for the schema
     state,
     visible_token,
 )
-from vtt.maps.models import DistanceUnit, GridKind, HexOrientation, Light, Metric
+from vtt.maps.models import MAX_SIDE, DistanceUnit, GridKind, HexOrientation, Light, Metric
 from vtt.permissions import Action, authorize
 
 
 class MapSettingsRequest(serializers.Serializer):
-    name = serializers.CharField(max_length=100, required=False)
+    name = serializers.CharField(max_length=services.NAME_MAX, required=False)
     kind = serializers.ChoiceField(choices=GridKind.choices, required=False)
     orientation = serializers.ChoiceField(choices=HexOrientation.choices, required=False)
     metric = serializers.ChoiceField(choices=Metric.choices, required=False)
-    width = serializers.IntegerField(required=False, help_text="1–200 cells")
-    height = serializers.IntegerField(required=False, help_text="1–200 cells")
-    cell_px = serializers.IntegerField(required=False, help_text="16–256 px")
+    width = serializers.IntegerField(required=False, help_text=f"1–{MAX_SIDE} cells")
+    height = serializers.IntegerField(required=False, help_text=f"1–{MAX_SIDE} cells")
+    cell_px = serializers.IntegerField(
+        required=False, help_text="{}–{} px".format(*services.CELL_PX)
+    )
     cell_distance = serializers.DecimalField(max_digits=8, decimal_places=2, required=False)
     distance_unit = serializers.ChoiceField(choices=DistanceUnit.choices, required=False)
     fogged = serializers.BooleanField(required=False, help_text="Cells start hidden")

@@ -34,7 +34,7 @@ from systems.core.schema import fail
 from systems.crows import combat as cb
 from systems.crows import movement as mv
 from systems.crows.conditions import speed as crow_speed
-from systems.crows.terms_b import COSTS
+from systems.crows.terms import COSTS
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters.models import Kind

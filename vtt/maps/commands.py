@@ -19,17 +19,17 @@ from rest_framework import status
 
 from systems.crows import travel as travel_rules
 from vtt.characters.api import outcome_for
+from vtt.characters.commands import MOVE_BUCKET
 from vtt.characters.models import Character
 from vtt.core import serializers
 from vtt.core.commands import Answer, Call, command
 from vtt.core.errors import Invalid
-from vtt.core.ratelimit import TokenBucket
 from vtt.maps import battle, combat, selectors, services, travel
 from vtt.maps.fog import Fog
 from vtt.maps.models import Map, Token
 from vtt.permissions import Action, authorize
 
-ATTACK_BUCKET = TokenBucket("move", burst=10, per_second=2)  # shared with sheet moves
+ATTACK_BUCKET = MOVE_BUCKET  # an attack spends from the same bucket as a sheet move
 
 MAP = {"map_id": int}
 MAP_TOKEN = {"map_id": int, "token_id": int}
@@ -59,7 +59,7 @@ class MapFogRequest(serializers.Serializer):
 
 
 class MapTokenRequest(serializers.Serializer):
-    name = serializers.CharField(max_length=60, required=False)
+    name = serializers.CharField(max_length=services.TOKEN_NAME_MAX, required=False)
     color = serializers.CharField(max_length=7, required=False)
     size = serializers.CharField(max_length=16, required=False)
     character_id = serializers.IntegerField(required=False, allow_null=True)
@@ -84,7 +84,7 @@ class MapTokenMoveRequest(serializers.Serializer):
 class MapNoteRequest(serializers.Serializer):
     col = serializers.IntegerField(required=False)
     row = serializers.IntegerField(required=False)
-    text = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    text = serializers.CharField(max_length=services.NOTE_MAX, required=False, allow_blank=True)
     secret = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 

@@ -1,6 +1,10 @@
+from typing import Any
+
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from vtt.maps import images, services
 from vtt.maps.models import MAX_SIDE, DistanceUnit, GridKind, HexOrientation, Light, Metric
 
 FOG_REVEALED, FOG_HIDDEN = "revealed", "hidden"
@@ -15,7 +19,7 @@ FOG_START_CHOICES = [
 class MapForm(forms.Form):
     """The referee's map settings (the service validates again; this renders and parses)."""
 
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = forms.CharField(label=_("Name"), max_length=services.NAME_MAX)
     kind = forms.ChoiceField(label=_("Grid"), choices=GridKind.choices, initial=GridKind.SQUARE)
     orientation = forms.ChoiceField(
         label=_("Hexes"),
@@ -27,11 +31,16 @@ class MapForm(forms.Form):
     height = forms.IntegerField(
         label=_("Height, cells"), min_value=1, max_value=MAX_SIDE, initial=20
     )
-    cell_px = forms.IntegerField(label=_("Cell size, px"), min_value=16, max_value=256, initial=50)
+    cell_px = forms.IntegerField(
+        label=_("Cell size, px"),
+        min_value=services.CELL_PX[0],
+        max_value=services.CELL_PX[1],
+        initial=50,
+    )
     cell_distance = forms.DecimalField(
         label=_("A cell is"),
-        min_value=0.01,
-        max_value=100000,
+        min_value=services.CELL_DISTANCE[0],
+        max_value=services.CELL_DISTANCE[1],
         decimal_places=2,
         required=False,
         help_text=_("Empty: the ruleset's default (5 ft squares; a travel hex in miles)."),
@@ -75,9 +84,11 @@ class MapForm(forms.Form):
 
 
 class BackgroundForm(forms.Form):
+    """The upload limits are settings (``MAP_UPLOAD_MAX_BYTES``, ``MAP_UPLOAD_MAX_PIXELS``): the
+    hint is written when the form is made, in the page's language."""
+
     image = forms.FileField(
         label=_("Background image"),
-        help_text=_("PNG, JPEG or WebP, up to 20 MB and 100 megapixels."),
         widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp"}),
     )
     fit = forms.BooleanField(
@@ -85,3 +96,9 @@ class BackgroundForm(forms.Form):
         required=False,
         help_text=_("Set the width and height in cells from the image size and the cell size."),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["image"].help_text = gettext(
+            "PNG, JPEG or WebP, up to %(mb)d MB and %(mp)d megapixels."
+        ) % {"mb": images.max_bytes() // (1024 * 1024), "mp": images.max_pixels() // 1_000_000}

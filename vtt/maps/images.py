@@ -38,11 +38,11 @@ JPEG_QUALITY = 88
 
 
 def max_bytes() -> int:
-    return int(getattr(settings, "MAP_UPLOAD_MAX_BYTES", 20 * 1024 * 1024))
+    return int(settings.MAP_UPLOAD_MAX_BYTES)
 
 
 def max_pixels() -> int:
-    return int(getattr(settings, "MAP_UPLOAD_MAX_PIXELS", 100_000_000))
+    return int(settings.MAP_UPLOAD_MAX_PIXELS)
 
 
 class TooLarge(ServiceError):

@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from systems.core.grid import (
@@ -73,11 +74,14 @@ from vtt.table.services import Draft, publish, publish_many
 
 MOVE_BUCKET = TokenBucket("map-move", burst=20, per_second=4)
 EDIT_BUCKET = TokenBucket("map-edit", burst=60, per_second=10)
-NAME_MAX = 100
-TOKEN_NAME_MAX = 60
-NOTE_MAX = 2000
+# The columns are the limits of names and notes.
+NAME_MAX = Map._meta.get_field("name").max_length
+TOKEN_NAME_MAX = Token._meta.get_field("name").max_length
+NOTE_MAX = MapNote._meta.get_field("text").max_length
 CELL_PX = (16, 256)
+CELL_DISTANCE = (Decimal("0.01"), Decimal(100000))  # what one cell stands for, in its unit
 MAX_CELLS_PER_REQUEST = MAX_SIDE * MAX_SIDE
+MAX_MAPS = 200
 MAX_TOKENS = 2000
 MAX_NOTES = 1000
 MAX_SPEED = 1000
@@ -257,10 +261,12 @@ def _clean_map(data: dict[str, Any], *, ruleset: str, current: Map | None = None
             distance = Decimal(str(data["cell_distance"]))
         except InvalidOperation:
             distance = Decimal(-1)
-        if not (Decimal("0.01") <= distance <= Decimal(100000)) or distance != round(distance, 2):
+        low, high = CELL_DISTANCE
+        if not (low <= distance <= high) or distance != round(distance, 2):
             raise Invalid(
-                _("The distance a cell stands for must be from 0.01 to 100000."),
-                fields={"cell_distance": ["0.01–100000"]},
+                _("The distance a cell stands for must be from %(min)s to %(max)d.")
+                % {"min": number_format(low), "max": high},
+                fields={"cell_distance": [f"{low}–{high}"]},
             )
         clean["cell_distance"] = distance
     elif current is None:
@@ -283,8 +289,10 @@ def _clean_map(data: dict[str, Any], *, ruleset: str, current: Map | None = None
 
 @transaction.atomic
 def map_create(*, campaign: Campaign, actor: User, **data: Any) -> Map:
-    if Map.objects.filter(campaign=campaign).count() >= 200:
-        raise Conflict(_("At most 200 maps in a campaign."), code="too_many_maps")
+    if Map.objects.filter(campaign=campaign).count() >= MAX_MAPS:
+        raise Conflict(
+            _("At most %(max)d maps in a campaign.") % {"max": MAX_MAPS}, code="too_many_maps"
+        )
     clean = _clean_map(data, ruleset=campaign.ruleset)
     if clean["kind"] == GridKind.HEX and "orientation" not in clean:
         clean["orientation"] = HexOrientation.FLAT

@@ -35,7 +35,7 @@ from systems.crows import travel as travel_rules
 from systems.crows.conditions import speed
 from systems.crows.miasma import is_person
 from systems.crows.modifiers import SLOTH, has_effect
-from systems.crows.terms_b import HEX_DIRECTIONS, PACES_BY_KEY, TASKS_BY_KEY
+from systems.crows.terms import HEX_DIRECTIONS, PACES_BY_KEY, TASKS_BY_KEY
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Role
 from vtt.characters import services as character_services
@@ -482,7 +482,7 @@ def _found(m, campaign, actor, camp, params, dice):
 def _arrive(m, campaign, actor, camp, params, dice):
     """A dungeon or point of interest: dungeon turns, with today's threshold (L1204)."""
     _travelling(camp)
-    place = " ".join(str(params.get("place") or "").split())[:100]
+    place = " ".join(str(params.get("place") or "").split())[: table_clock.DUNGEON_NAME_MAX]
     out = _resolve(campaign, "travel_arrive", camp, dice, place=place)
     step = {
         "type": "travel_arrived",

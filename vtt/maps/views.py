@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from systems.crows.terms_b import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
+from systems.crows.terms import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
 from vtt.campaigns.models import Membership, Role
 from vtt.characters.models import Character
 from vtt.core.errors import Invalid, ServiceError

@@ -29,9 +29,20 @@ from vtt.core.errors import Invalid
 from vtt.core.jsonsafe import FormParser, JSONParser, MultiPartParser
 from vtt.permissions import Action, authorize
 from vtt.prep import library, rolltables, selectors, services, transfer
-from vtt.prep.models import Dungeon, RandomTable, Room, RoomMonster, TableResult
+from vtt.prep.models import (
+    MONSTER_NOTE_MAX,
+    NAME_MAX,
+    ROOM_KEY_MAX,
+    TEXT_MAX,
+    Dungeon,
+    RandomTable,
+    Room,
+    RoomMonster,
+    TableResult,
+)
 from vtt.table.commands import ROLL_BUCKET
 from vtt.table.models import Visibility as V
+from vtt.table.services import ENTRY_VALUE_MAX
 
 
 def referee(request: Request, pk: int, *, write: bool = False):
@@ -137,7 +148,12 @@ class PrepRollRequest(serializers.Serializer):
         default=V.BLIND,
         help_text="blind: the referee only (default); everyone: the whole table.",
     )
-    modifier = serializers.IntegerField(required=False, default=0, min_value=-1000, max_value=1000)
+    modifier = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=-rolltables.MAX_MODIFIER,
+        max_value=rolltables.MAX_MODIFIER,
+    )
 
 
 class PrepCopyRequest(serializers.Serializer):
@@ -146,27 +162,34 @@ class PrepCopyRequest(serializers.Serializer):
 
 
 class PrepPlaceRequest(serializers.Serializer):
-    name = serializers.CharField(required=False, allow_blank=True, max_length=90)
-    count = serializers.IntegerField(required=False, default=1, min_value=1, max_value=20)
+    name = serializers.CharField(
+        required=False, allow_blank=True, max_length=services.PLACE_NAME_MAX
+    )
+    count = serializers.IntegerField(
+        required=False, default=1, min_value=1, max_value=services.MAX_PLACE
+    )
     hidden = serializers.BooleanField(required=False, default=True)
     initiative = serializers.BooleanField(required=False, default=False)
     initiative_value = serializers.IntegerField(
-        required=False, allow_null=True, min_value=-999, max_value=999
+        required=False,
+        allow_null=True,
+        min_value=-ENTRY_VALUE_MAX,
+        max_value=ENTRY_VALUE_MAX,
     )
     room_id = serializers.IntegerField(required=False, allow_null=True)
 
 
 class PrepDungeonRequest(serializers.Serializer):
-    name = serializers.CharField(required=False, max_length=120)
-    description = serializers.CharField(required=False, allow_blank=True, max_length=20000)
+    name = serializers.CharField(required=False, max_length=NAME_MAX)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=TEXT_MAX)
     map_id = serializers.IntegerField(required=False, allow_null=True)
     encounter_table_id = serializers.IntegerField(required=False, allow_null=True)
 
 
 class PrepRoomRequest(serializers.Serializer):
-    key = serializers.CharField(required=False, max_length=20)
-    name = serializers.CharField(required=False, allow_blank=True, max_length=120)
-    text = serializers.CharField(required=False, allow_blank=True, max_length=20000)
+    key = serializers.CharField(required=False, max_length=ROOM_KEY_MAX)
+    name = serializers.CharField(required=False, allow_blank=True, max_length=NAME_MAX)
+    text = serializers.CharField(required=False, allow_blank=True, max_length=TEXT_MAX)
     map_id = serializers.IntegerField(required=False, allow_null=True)
     cells = serializers.JSONField(required=False, help_text='[[x, y], ...] or "3,4; 3,5"')
     treasure = serializers.JSONField(required=False, help_text="A list of lines, or text.")
@@ -174,12 +197,16 @@ class PrepRoomRequest(serializers.Serializer):
 
 class PrepMonsterRequest(serializers.Serializer):
     character_id = serializers.IntegerField()
-    count = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
-    note = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    count = serializers.IntegerField(
+        required=False, default=1, min_value=1, max_value=services.MONSTER_COUNT_MAX
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=MONSTER_NOTE_MAX)
 
 
 class PrepInitiativeRequest(serializers.Serializer):
-    value = serializers.IntegerField(required=False, allow_null=True, min_value=-999, max_value=999)
+    value = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-ENTRY_VALUE_MAX, max_value=ENTRY_VALUE_MAX
+    )
 
 
 # --- tables --------------------------------------------------------------------------------------
@@ -402,8 +429,7 @@ class TablesImport(APIView):
 
 def parse_upload(upload, *, fmt: str = "", key: str = "", name: str = "", formula: str = ""):
     """A file from a form or the API as raw tables (``Invalid`` for a bad file)."""
-    if upload.size > transfer.MAX_FILE:
-        raise Invalid(_("The file is larger than 1 MB."), code="import_too_large")
+    transfer.check_size(upload.size)
     text = transfer.decode(upload.read())
     fmt = fmt if fmt in ("json", "csv") else transfer.detect_format(upload.name, text)
     if fmt == "json":

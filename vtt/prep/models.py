@@ -19,20 +19,28 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from systems.core.notation import MAX_CHARS as NOTATION_MAX
 from vtt.campaigns.models import Campaign
 from vtt.characters.models import Character
+from vtt.prep import rolltables
+
+# The columns are the limits the services check (vtt/prep/services.py reads them from here).
+NAME_MAX = 120  # a dungeon's or a room's name
+TEXT_MAX = 20000  # a dungeon's description, a room's text
+ROOM_KEY_MAX = 20
+MONSTER_NOTE_MAX = 200
 
 
 class RandomTable(models.Model):
     """A rollable table; its shape is ``vtt.prep.rolltables`` (cleaned there on every write)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="random_tables")
-    key = models.CharField(_("key"), max_length=60)
-    name = models.CharField(_("name"), max_length=120)
-    formula = models.CharField(_("formula"), max_length=200)
+    key = models.CharField(_("key"), max_length=rolltables.KEY_MAX)
+    name = models.CharField(_("name"), max_length=rolltables.MAX_NAME)
+    formula = models.CharField(_("formula"), max_length=NOTATION_MAX)
     weights = models.BooleanField(_("weights instead of ranges"), default=False)
-    modifier_label = models.CharField(_("modifier"), max_length=60, blank=True)
-    note = models.TextField(_("note"), blank=True, max_length=2000)
+    modifier_label = models.CharField(_("modifier"), max_length=rolltables.MAX_LABEL, blank=True)
+    note = models.TextField(_("note"), blank=True, max_length=rolltables.MAX_NOTE)
     entries = models.JSONField(default=list)
     # Where a copy came from: "<ruleset>:<library key>", or "" for the referee's own tables.
     source = models.CharField(max_length=80, blank=True)
@@ -94,8 +102,8 @@ class TableResult(models.Model):
 
 class Dungeon(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dungeons")
-    name = models.CharField(_("name"), max_length=120)
-    description = models.TextField(_("description"), blank=True, max_length=20000)
+    name = models.CharField(_("name"), max_length=NAME_MAX)
+    description = models.TextField(_("description"), blank=True, max_length=TEXT_MAX)
     # A map of vtt.maps by id, no foreign key (see the module docstring).
     map_id = models.PositiveIntegerField(_("map"), null=True, blank=True)
     # What the referee rolls when the dungeon's encounter check says something comes.
@@ -127,9 +135,9 @@ class Room(models.Model):
     """A keyed room ("12. Склеп"): its text, its cells on a map, monsters and treasure."""
 
     dungeon = models.ForeignKey(Dungeon, on_delete=models.CASCADE, related_name="rooms")
-    key = models.CharField(_("key"), max_length=20)
-    name = models.CharField(_("name"), max_length=120, blank=True)
-    text = models.TextField(_("text"), blank=True, max_length=20000)
+    key = models.CharField(_("key"), max_length=ROOM_KEY_MAX)
+    name = models.CharField(_("name"), max_length=NAME_MAX, blank=True)
+    text = models.TextField(_("text"), blank=True, max_length=TEXT_MAX)
     # The room's own map, or NULL for the dungeon's.
     map_id = models.PositiveIntegerField(_("map"), null=True, blank=True)
     cells = models.JSONField(default=list, blank=True)
@@ -158,7 +166,7 @@ class RoomMonster(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="monsters")
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="prep_rooms")
     count = models.PositiveSmallIntegerField(default=1)
-    note = models.CharField(max_length=200, blank=True)
+    note = models.CharField(max_length=MONSTER_NOTE_MAX, blank=True)
 
     class Meta:
         ordering = ["room_id", "id"]

@@ -46,7 +46,8 @@ from systems.core.dice import Dice
 from systems.core.notation import NotationError, parse_notation, roll_notation
 from vtt.core.errors import Invalid
 
-KEY_RE = re.compile(r"^[\w-]{1,60}$")
+KEY_MAX = 60
+KEY_RE = re.compile(rf"^[\w-]{{1,{KEY_MAX}}}$")
 MAX_NAME = 120
 MAX_TEXT = 1000
 MAX_NOTE = 2000
@@ -173,24 +174,35 @@ def clean_table(raw: Any) -> dict[str, Any]:
         problems.append(
             Problem(
                 "table_key",
-                _("A key is 1 to 60 letters, digits, “_” or “-”, no spaces."),
+                _("A key is 1 to %(max)d letters, digits, “_” or “-”, no spaces.")
+                % {"max": KEY_MAX},
                 "key",
             )
         )
     name = _text(raw.get("name"))
     if not name or len(name) > MAX_NAME:
         problems.append(
-            Problem("table_name", _("Give the table a name of at most 120 characters."), "name")
+            Problem(
+                "table_name",
+                _("Give the table a name of at most %(max)d characters.") % {"max": MAX_NAME},
+                "name",
+            )
         )
     note = str(raw.get("note") or "").strip()
     if len(note) > MAX_NOTE:
-        problems.append(Problem("table_note", _("A note is at most 2000 characters."), "note"))
+        problems.append(
+            Problem(
+                "table_note",
+                _("A note is at most %(max)d characters.") % {"max": MAX_NOTE},
+                "note",
+            )
+        )
     label = _text(raw.get("modifier_label"))
     if len(label) > MAX_LABEL:
         problems.append(
             Problem(
                 "table_modifier_label",
-                _("The modifier's name is at most 60 characters."),
+                _("The modifier's name is at most %(max)d characters.") % {"max": MAX_LABEL},
                 "modifier_label",
             )
         )
@@ -353,14 +365,18 @@ def _clean_entry(raw: Any, n: int, weights: bool, problems: list[Problem]) -> di
     unit = _text(raw.get("unit"))
     if len(unit) > MAX_UNIT:
         problems.append(
-            Problem("table_unit", _("Entry %(n)d: the unit is at most 60 characters.") % {"n": n})
+            Problem(
+                "table_unit",
+                _("Entry %(n)d: the unit is at most %(max)d characters.")
+                % {"n": n, "max": MAX_UNIT},
+            )
         )
         ok = False
     if unit:
         entry["unit"] = unit
     result_key = _text(raw.get("key"))
     if result_key:
-        entry["key"] = result_key[:60]
+        entry["key"] = result_key[:KEY_MAX]
     return entry if ok else None
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.apps import apps
 from django.db import IntegrityError, transaction
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from systems.core.dice import Dice, RandomDice
@@ -22,12 +22,24 @@ from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Role
 from vtt.characters.models import Character, Kind
 from vtt.characters.services import character_create
+from vtt.core.commands import check_idempotency_key
 from vtt.core.errors import Conflict, Invalid, invalid_from_rules
 from vtt.prep import library, rolltables, selectors
-from vtt.prep.models import Dungeon, RandomTable, Room, RoomMonster, TableResult, room_sort_key
+from vtt.prep.models import (
+    MONSTER_NOTE_MAX,
+    NAME_MAX,
+    ROOM_KEY_MAX,
+    TEXT_MAX,
+    Dungeon,
+    RandomTable,
+    Room,
+    RoomMonster,
+    TableResult,
+    room_sort_key,
+)
 from vtt.table.models import InitiativeEntry
 from vtt.table.models import Visibility as V
-from vtt.table.services import IDEMPOTENCY_KEY_MAX, initiative_add, publish
+from vtt.table.services import ENTRY_NAME_MAX, initiative_add, publish
 
 MAX_TABLES = 300
 MAX_DUNGEONS = 100
@@ -36,7 +48,9 @@ MAX_CELLS = 2000
 MAX_COORD = 10_000
 MAX_TREASURE_LINES = 100
 MAX_TREASURE_LINE = 300
-MAX_PLACE = 20
+MAX_PLACE = 20  # NPC sheets one library stat block places at once
+PLACE_NAME_MAX = 90  # room for " 12" after it in a sheet's name
+MONSTER_COUNT_MAX = 99
 ROLL_VISIBILITIES = (V.BLIND, V.EVERYONE)
 EVENT_KIND = "random_table.roll"
 
@@ -230,6 +244,18 @@ def result_for_key(
     ).first()
 
 
+def clean_modifier(modifier: Any) -> int:
+    """A roll's modifier on a table: a whole number within ``rolltables.MAX_MODIFIER``."""
+    limit = rolltables.MAX_MODIFIER
+    if isinstance(modifier, bool) or not isinstance(modifier, int) or abs(modifier) > limit:
+        raise Invalid(
+            _("A modifier is a whole number from −%(max)d to %(max)d.") % {"max": limit},
+            code="bad_modifier",
+            fields={"modifier": [f"-{limit}..{limit}"]},
+        )
+    return modifier
+
+
 def table_roll(
     *,
     campaign: Campaign,
@@ -243,8 +269,7 @@ def table_roll(
     """Roll on ``table`` on the server, with every nested roll, and publish the chain with
     every face: ``blind`` reaches the referee alone, ``everyone`` the whole table. Returns
     ``(result, created)``; a repeated ``idempotency_key`` returns the first result."""
-    if idempotency_key is not None and not 1 <= len(idempotency_key) <= IDEMPOTENCY_KEY_MAX:
-        raise Invalid(_("Idempotency-Key must be 1 to 100 characters."), code="bad_key")
+    check_idempotency_key(idempotency_key)
     existing = result_for_key(campaign=campaign, actor=actor, idempotency_key=idempotency_key)
     if existing is not None:
         return existing, False
@@ -254,12 +279,7 @@ def table_roll(
             code="bad_visibility",
             fields={"visibility": [", ".join(ROLL_VISIBILITIES)]},
         )
-    if not isinstance(modifier, int) or abs(modifier) > rolltables.MAX_MODIFIER:
-        raise Invalid(
-            _("A modifier is a whole number from −1000 to 1000."),
-            code="bad_modifier",
-            fields={"modifier": ["-1000..1000"]},
-        )
+    clean_modifier(modifier)
     if modifier and not table.modifier_label:
         raise Invalid(
             _("This table takes no modifier."),
@@ -320,22 +340,24 @@ def result_payload(result: TableResult, actor: User) -> dict[str, Any]:
 
 def _name(value: Any, *, required: bool = True, field: str = "name") -> str:
     name = " ".join(str(value or "").split())
-    if (required and not name) or len(name) > 120:
+    if (required and not name) or len(name) > NAME_MAX:
+        limit = {"max": NAME_MAX}
+        at_most = _("At most %(max)d characters.") % limit
         raise Invalid(
-            _("A name of 1 to 120 characters.") if required else _("At most 120 characters."),
+            pgettext("prep", "A name of 1 to %(max)d characters.") % limit if required else at_most,
             code="bad_name",
-            fields={field: [_("1–120 characters.") if required else _("At most 120 characters.")]},
+            fields={field: [_("1–%(max)d characters.") % limit if required else at_most]},
         )
     return name
 
 
 def _long_text(value: Any, field: str) -> str:
     text = str(value or "").strip()
-    if len(text) > 20000:
+    if len(text) > TEXT_MAX:
         raise Invalid(
-            _("A text is at most 20000 characters."),
+            _("A text is at most %(max)d characters.") % {"max": TEXT_MAX},
             code="text_too_long",
-            fields={field: ["20000"]},
+            fields={field: [str(TEXT_MAX)]},
         )
     return text
 
@@ -469,9 +491,10 @@ def clean_treasure(value: Any) -> list[str]:
     lines = [" ".join(x.split()) for x in lines if x.strip()]
     if len(lines) > MAX_TREASURE_LINES or any(len(x) > MAX_TREASURE_LINE for x in lines):
         raise Invalid(
-            _("Treasure is at most 100 lines of at most 300 characters."),
+            _("Treasure is at most %(lines)d lines of at most %(max)d characters.")
+            % {"lines": MAX_TREASURE_LINES, "max": MAX_TREASURE_LINE},
             code="bad_treasure",
-            fields={"treasure": ["100 × 300"]},
+            fields={"treasure": [f"{MAX_TREASURE_LINES} × {MAX_TREASURE_LINE}"]},
         )
     return lines
 
@@ -486,7 +509,10 @@ def dungeon_create(
     encounter_table_id: Any = None,
 ) -> Dungeon:
     if Dungeon.objects.filter(campaign=campaign).count() >= MAX_DUNGEONS:
-        raise Conflict(_("A campaign holds at most 100 dungeons."), code="too_many_dungeons")
+        raise Conflict(
+            _("A campaign holds at most %(max)d dungeons.") % {"max": MAX_DUNGEONS},
+            code="too_many_dungeons",
+        )
     return Dungeon.objects.create(
         campaign=campaign,
         name=_name(name),
@@ -535,11 +561,11 @@ def dungeon_delete(*, dungeon: Dungeon) -> None:
 
 def _room_key(value: Any) -> str:
     key = " ".join(str(value or "").split()).rstrip(".")
-    if not key or len(key) > 20:
+    if not key or len(key) > ROOM_KEY_MAX:
         raise Invalid(
-            _("A room key of 1 to 20 characters, such as “12”."),
+            _("A room key of 1 to %(max)d characters, such as “12”.") % {"max": ROOM_KEY_MAX},
             code="bad_room_key",
-            fields={"key": [_("1–20 characters.")]},
+            fields={"key": [_("1–%(max)d characters.") % {"max": ROOM_KEY_MAX}]},
         )
     return key
 
@@ -568,7 +594,10 @@ def room_create(
     treasure: Any = None,
 ) -> Room:
     if Room.objects.filter(dungeon=dungeon).count() >= MAX_ROOMS:
-        raise Conflict(_("A dungeon holds at most 500 rooms."), code="too_many_rooms")
+        raise Conflict(
+            _("A dungeon holds at most %(max)d rooms.") % {"max": MAX_ROOMS},
+            code="too_many_rooms",
+        )
     key = _room_key(key)
     _room_key_free(dungeon, key)
     room = Room(
@@ -637,9 +666,11 @@ def room_monster_add(
             code="no_npc",
             fields={"character_id": [_("Choose an NPC of this campaign.")]},
         )
-    note = " ".join(str(note or "").split())[:200]
+    note = " ".join(str(note or "").split())[:MONSTER_NOTE_MAX]
     monster, _created = RoomMonster.objects.update_or_create(
-        room=room, character=character, defaults={"count": _count(count, 99), "note": note}
+        room=room,
+        character=character,
+        defaults={"count": _count(count, MONSTER_COUNT_MAX), "note": note},
     )
     return monster
 
@@ -659,7 +690,7 @@ def room_monster_initiative(
         campaign=campaign,
         actor=actor,
         role=Role.REFEREE,
-        name=name[:80],
+        name=name[:ENTRY_NAME_MAX],
         value=value,
         hidden=character.hidden,
     )
@@ -688,7 +719,9 @@ def npc_place(
             code="no_block",
         )
     count = _count(count, MAX_PLACE)
-    base = " ".join(str(name or "").split())[:90] or library.pick(block["name"], _lang())
+    base = " ".join(str(name or "").split())[:PLACE_NAME_MAX] or library.pick(
+        block["name"], _lang()
+    )
     if room is not None and room.dungeon.campaign_id != campaign.pk:
         raise Invalid(_("No such room."), code="no_room")
     created = []
@@ -710,7 +743,7 @@ def npc_place(
                 campaign=campaign,
                 actor=actor,
                 role=Role.REFEREE,
-                name=character.name[:80],
+                name=character.name[:ENTRY_NAME_MAX],
                 value=initiative_value,
                 hidden=character.hidden,
             )

@@ -82,9 +82,17 @@ def _bad(message: str, code: str) -> Invalid:
     return Invalid(message, code=code, fields={"file": [message]})
 
 
+def check_size(size: int) -> None:
+    """Before a file is read (its declared size) and after (its bytes)."""
+    if size > MAX_FILE:
+        raise _bad(
+            _("The file is larger than %(mb)d MB.") % {"mb": MAX_FILE // 1_000_000},
+            "import_too_large",
+        )
+
+
 def decode(data: bytes) -> str:
-    if len(data) > MAX_FILE:
-        raise _bad(_("The file is larger than 1 MB."), "import_too_large")
+    check_size(len(data))
     if not data.strip():
         raise _bad(_("The file is empty."), "import_empty")
     if b"\x00" in data:
@@ -202,7 +210,9 @@ def parse_csv(
             "import_bad_csv",
         ) from exc
     if len(rows) > MAX_ROWS:
-        raise _bad(_("A CSV file has at most 20000 rows."), "import_too_large")
+        raise _bad(
+            _("A CSV file has at most %(max)d rows.") % {"max": MAX_ROWS}, "import_too_large"
+        )
     header = [ALIASES.get(c.strip().lower(), c.strip().lower()) for c in rows[0]]
     known = set(TABLE_COLUMNS) | set(ENTRY_COLUMNS)
     unknown = [c for c in header if c and c not in known]

@@ -441,10 +441,7 @@ def table_roll(request: HttpRequest, pk: int, tid: int) -> HttpResponse:
     try:
         modifier_raw = (request.POST.get("modifier") or "").strip()
         modifier = rolltables._int(modifier_raw) if modifier_raw else 0
-        if modifier is None:
-            raise Invalid(
-                _("A modifier is a whole number from −1000 to 1000."), code="bad_modifier"
-            )
+        services.clean_modifier(modifier)
         key = request.POST.get("idempotency_key") or None
         if (
             services.result_for_key(

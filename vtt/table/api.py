@@ -83,7 +83,10 @@ class Rolls(APIView):
             201: RollResponse,
             200: OpenApiResponse(RollResponse, description="Replay of an earlier key"),
             400: OpenApiResponse(description="Bad notation, with a message"),
-            429: OpenApiResponse(description="Rate limited (burst 10, then 2 per second)"),
+            429: OpenApiResponse(
+                description=f"Rate limited (burst {commands.ROLL_BUCKET.burst}, "
+                f"then {commands.ROLL_BUCKET.per_second:g} per second)"
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:

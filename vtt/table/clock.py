@@ -30,6 +30,9 @@ from vtt.table.services import publish
 log = logging.getLogger(__name__)
 
 LENGTH_CHOICES_MINUTES = (20, 30, 60)
+DUNGEON_NAME_MAX = 100  # the dungeon's name kept in the clock's rules state
+REASON_MAX = 200  # why the referee called an extra encounter check
+TURN_MAX_SECONDS = 3 * 3600
 # Events of the end-of-turn procedure that only the referee sees (Crows: encounter rolls).
 REFEREE_ONLY_KINDS = {"encounter_check", "encounter_overdue"}
 # Fields of other results that only the referee may see (Crows: signed encounters and their rolls).
@@ -75,10 +78,11 @@ def _schedule(clock: DungeonClock) -> None:
 def _length_for(campaign: Campaign, length_seconds: int | None) -> int:
     if length_seconds is not None:
         low = settings.CLOCK_MIN_SECONDS
-        if not low <= length_seconds <= 3 * 3600:
+        if not low <= length_seconds <= TURN_MAX_SECONDS:
             raise Invalid(
-                _("A turn lasts from %(low)d seconds to 3 hours.") % {"low": low},
-                fields={"length_seconds": [f"{low}–10800"]},
+                _("A turn lasts from %(low)d seconds to %(hours)d hours.")
+                % {"low": low, "hours": TURN_MAX_SECONDS // 3600},
+                fields={"length_seconds": [f"{low}–{TURN_MAX_SECONDS}"]},
             )
         return length_seconds
     rules = Campaign.objects.filter(pk=campaign.pk).values_list("rules", flat=True).first()
@@ -125,7 +129,7 @@ def _enter_dungeon(clock: DungeonClock, campaign: Campaign, dungeon: str, dice: 
             state,
             dice=dice,
             settings=campaign.rules or None,
-            dungeon=(dungeon or campaign.name)[:100],
+            dungeon=(dungeon or campaign.name)[:DUNGEON_NAME_MAX],
         )
     except RulesError as exc:
         raise invalid_from_rules(exc, code="clock_refused") from exc
@@ -397,7 +401,7 @@ def clock_conspicuous(
             state,
             dice=dice or RandomDice(),
             settings=campaign.rules or None,
-            reason=reason[:200],
+            reason=reason[:REASON_MAX],
         )
     except RulesError as exc:
         raise invalid_from_rules(exc, code="clock_refused") from exc
@@ -413,7 +417,7 @@ def clock_conspicuous(
             **check,
             "type": "encounter_check",
             "extra": True,
-            "reason": reason[:200],
+            "reason": reason[:REASON_MAX],
             "text": outcome.text.as_dict(),
             "turn": clock.turn,
             "ended_turn": clock.turn,

@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import status
 
+from systems.core.notation import MAX_CHARS as NOTATION_MAX
 from vtt.campaigns.models import Role
 from vtt.core import serializers
 from vtt.core.commands import Answer, Call, command
@@ -21,10 +22,10 @@ CHAT_BUCKET = TokenBucket("chat", burst=20, per_second=2)
 
 
 class RollRequest(serializers.Serializer):
-    notation = serializers.CharField(max_length=200, trim_whitespace=False)
+    notation = serializers.CharField(max_length=NOTATION_MAX, trim_whitespace=False)
     visibility = serializers.ChoiceField(choices=USER_CHOICES, default=Visibility.EVERYONE)
     target_id = serializers.IntegerField(required=False, allow_null=True)
-    label = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    label = serializers.CharField(max_length=services.LABEL_MAX, required=False, allow_blank=True)
 
 
 class ChatRequest(serializers.Serializer):
@@ -52,20 +53,30 @@ def roll_response(roll, *, role: str = Role.REFEREE) -> dict:
 
 
 class EntryRequest(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
-    value = serializers.IntegerField(required=False, allow_null=True, min_value=-999, max_value=999)
+    name = serializers.CharField(max_length=services.ENTRY_NAME_MAX)
+    value = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=-services.ENTRY_VALUE_MAX,
+        max_value=services.ENTRY_VALUE_MAX,
+    )
     hidden = serializers.BooleanField(required=False, default=False)
 
 
 class EntryUpdate(serializers.Serializer):
-    name = serializers.CharField(max_length=80, required=False)
-    value = serializers.IntegerField(required=False, allow_null=True, min_value=-999, max_value=999)
+    name = serializers.CharField(max_length=services.ENTRY_NAME_MAX, required=False)
+    value = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=-services.ENTRY_VALUE_MAX,
+        max_value=services.ENTRY_VALUE_MAX,
+    )
     hidden = serializers.BooleanField(required=False)
 
 
 class OrderRequest(serializers.Serializer):
     entry_ids = serializers.ListField(
-        child=serializers.IntegerField(), required=False, max_length=100
+        child=serializers.IntegerField(), required=False, max_length=services.INITIATIVE_MAX_ENTRIES
     )
     by_value = serializers.BooleanField(required=False, default=False)
 
@@ -84,9 +95,11 @@ class ClockRequest(serializers.Serializer):
     )
     length_seconds = serializers.IntegerField(required=False, allow_null=True)
     mode = serializers.ChoiceField(choices=["timer", "rooms"], required=False)
-    dungeon = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    dungeon = serializers.CharField(
+        max_length=clock.DUNGEON_NAME_MAX, required=False, allow_blank=True
+    )
     public_encounters = serializers.BooleanField(required=False, allow_null=True, default=None)
-    reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    reason = serializers.CharField(max_length=clock.REASON_MAX, required=False, allow_blank=True)
 
 
 # --- rolls and chat ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from systems.core.dice import RandomDice
 from systems.core.notation import NotationError, roll_notation
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
-from vtt.core.commands import IDEMPOTENCY_KEY_MAX
+from vtt.core.commands import check_idempotency_key
 from vtt.core.errors import Conflict, Invalid
 from vtt.table import kinds
 from vtt.table.events import canonical, chain_hash, group_name, hash_body, wire
@@ -38,7 +38,10 @@ from vtt.table.models import Visibility as V
 log = logging.getLogger(__name__)
 
 CHAT_MAX = 2000
-LABEL_MAX = 120
+LABEL_MAX = Roll._meta.get_field("label").max_length  # the column is the limit
+ENTRY_NAME_MAX = InitiativeEntry._meta.get_field("name").max_length
+ENTRY_VALUE_MAX = 999  # an initiative value, either sign
+INITIATIVE_MAX_ENTRIES = 100
 HIDDEN = (V.REFEREE, V.BLIND)
 
 
@@ -226,8 +229,7 @@ def roll_create(
     ``idempotency_key`` returns the first roll and rolls nothing. ``before_roll`` runs only
     when a new roll is about to be made (the views charge the rate limit there, so a replay
     costs nothing and the key is looked up once)."""
-    if idempotency_key is not None and not 1 <= len(idempotency_key) <= IDEMPOTENCY_KEY_MAX:
-        raise Invalid(_("Idempotency-Key must be 1 to 100 characters."), code="bad_key")
+    check_idempotency_key(idempotency_key)
     existing = roll_for_key(campaign=campaign, actor=actor, idempotency_key=idempotency_key)
     if existing is not None:
         return existing, False
@@ -437,9 +439,24 @@ def _lock_initiative(campaign: Campaign) -> InitiativeState:
 
 def _clean_entry_name(name: str) -> str:
     name = " ".join((name or "").split())
-    if not name or len(name) > 80:
-        raise Invalid(_("A name of 1 to 80 characters."), fields={"name": [_("1–80 characters.")]})
+    if not name or len(name) > ENTRY_NAME_MAX:
+        raise Invalid(
+            _("A name of 1 to %(max)d characters.") % {"max": ENTRY_NAME_MAX},
+            fields={"name": [_("1–%(max)d characters.") % {"max": ENTRY_NAME_MAX}]},
+        )
     return name
+
+
+def _clean_entry_value(value: int | None) -> int | None:
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int) or abs(value) > ENTRY_VALUE_MAX
+    ):
+        raise Invalid(
+            _("An initiative value is a whole number from -%(max)d to %(max)d.")
+            % {"max": ENTRY_VALUE_MAX},
+            fields={"value": [str(ENTRY_VALUE_MAX)]},
+        )
+    return value
 
 
 @transaction.atomic
@@ -455,13 +472,16 @@ def initiative_add(
     _lock_initiative(campaign)
     if hidden and role != Role.REFEREE:
         raise Invalid(_("Only the referee adds hidden entries."), code="hidden_referee_only")
-    if InitiativeEntry.objects.filter(campaign=campaign).count() >= 100:
-        raise Conflict(_("At most 100 entries in the initiative."), code="too_many_entries")
+    if InitiativeEntry.objects.filter(campaign=campaign).count() >= INITIATIVE_MAX_ENTRIES:
+        raise Conflict(
+            _("At most %(max)d entries in the initiative.") % {"max": INITIATIVE_MAX_ENTRIES},
+            code="too_many_entries",
+        )
     last = InitiativeEntry.objects.filter(campaign=campaign).order_by("-position").first()
     entry = InitiativeEntry.objects.create(
         campaign=campaign,
         name=_clean_entry_name(name),
-        value=value,
+        value=_clean_entry_value(value),
         hidden=hidden,
         owner=actor,
         position=(last.position + 1) if last else 0,
@@ -488,7 +508,7 @@ def initiative_update(
     if "name" in changes:
         entry.name = _clean_entry_name(changes["name"])
     if "value" in changes:
-        entry.value = changes["value"]
+        entry.value = _clean_entry_value(changes["value"])
     if "hidden" in changes:
         if role != Role.REFEREE:
             raise Invalid(_("Only the referee hides entries."), code="hidden_referee_only")

@@ -27,11 +27,12 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from systems import get_ruleset
+from systems.core.notation import MAX_CHARS as NOTATION_MAX
 from systems.core.notation import NotationError, parse_notation
 from systems.core.odds import OddsTooComplex, chance, distribution
 from vtt.campaigns.models import Membership, Role
 from vtt.campaigns.selectors import campaign_members
-from vtt.core.commands import Answer, Command, execute
+from vtt.core.commands import IDEMPOTENCY_KEY_MAX, Answer, Command, execute
 from vtt.core.errors import Invalid, ServiceError
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, can
@@ -55,15 +56,16 @@ PBTA_BANDS: tuple[tuple[str, int | None, int | None], ...] = (
     ("6−", None, 6),
 )
 DEFAULT_TARGET = {"savage_worlds": 4}
+ODDS_TARGET_MAX = 10**9  # "at least" in the odds query, either sign
 
 
 class RollForm(forms.Form):
-    notation = forms.CharField(max_length=200, required=False, strip=True)
-    quick = forms.CharField(max_length=20, required=False)
+    notation = forms.CharField(max_length=NOTATION_MAX, required=False, strip=True)
+    quick = forms.CharField(max_length=NOTATION_MAX, required=False)  # a quick-die button
     label = forms.CharField(max_length=services.LABEL_MAX, required=False)
     visibility = forms.ChoiceField(choices=USER_CHOICES, required=False)
     target_id = forms.IntegerField(required=False)
-    idempotency_key = forms.CharField(max_length=services.IDEMPOTENCY_KEY_MAX, required=False)
+    idempotency_key = forms.CharField(max_length=IDEMPOTENCY_KEY_MAX, required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -409,6 +411,6 @@ def _optional_int(raw: str | None, name: str) -> int | None:
         raise Invalid(
             _("%(name)s must be a whole number.") % {"name": name}, fields={name: ["integer"]}
         ) from None
-    if abs(value) > 10**9:
+    if abs(value) > ODDS_TARGET_MAX:
         raise Invalid(_("%(name)s is out of range.") % {"name": name}, fields={name: ["range"]})
     return value

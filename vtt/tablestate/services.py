@@ -64,6 +64,8 @@ RULE_MOVE_ROLES: dict[str, dict[str, str]] = {
 }
 MAX_PARTICIPANTS = 40
 NAME_MAX = 50
+POOL_DELTA_MAX = 99  # one change of the bennies pool
+POOL_MAX = 999
 OWN_BENNY = {"reroll", "soak"}
 POOL_BENNY = {"reroll_pool", "soak_pool"}
 
@@ -400,10 +402,13 @@ def _savage_worlds_adjust_pool(*, ts, campaign, actor, role, params):
         delta = int(params.get("delta", 0))
     except (TypeError, ValueError):
         delta = 0
-    if set(params) - {"delta"} or not -99 <= delta <= 99 or delta == 0:
-        raise Invalid(_("Change the pool by -99 to 99."), fields={"delta": ["-99..99"]})
+    if set(params) - {"delta"} or not -POOL_DELTA_MAX <= delta <= POOL_DELTA_MAX or delta == 0:
+        raise Invalid(
+            _("Change the pool by -%(max)d to %(max)d.") % {"max": POOL_DELTA_MAX},
+            fields={"delta": [f"-{POOL_DELTA_MAX}..{POOL_DELTA_MAX}"]},
+        )
     state = copy.deepcopy(ts.state)
-    state["pool"] = max(0, min(999, state["pool"] + delta))
+    state["pool"] = max(0, min(POOL_MAX, state["pool"] + delta))
     _save(ts, state)
     return {"pool": state["pool"], "delta": delta}, None
 

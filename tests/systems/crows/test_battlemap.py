@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from crows_b_helpers import armed, arrows, bow
+from crows_combat_helpers import armed, arrows, bow
 from crows_helpers import RS, with_items
 from hypothesis import given
 from hypothesis import strategies as st

@@ -79,10 +79,10 @@ def test_registry_returns_the_crows_ruleset_and_describe_is_json():
     assert "end_dungeon_turn" in data["party_procedures"]
 
 
-def test_every_expertise_has_ru_and_en_names_and_a_seed_line():
+def test_every_expertise_has_ru_and_en_names_and_a_rulebook_section():
     assert len({e.key for e in EXPERTISES}) == 30
     for e in EXPERTISES:
-        assert e.ru and e.en and e.source.startswith("L")
+        assert e.ru and e.en and e.source.startswith("«Проверки › ")
 
 
 def test_unknown_move_is_a_clear_error():

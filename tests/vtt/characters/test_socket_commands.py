@@ -7,8 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from systems.core.dice import ScriptedDice
-from tests.vtt.table.test_consumer import connect, next_of
-from tests.vtt.table.test_socket_commands import command
+from tests.sockets import command, connect, next_of
 from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Membership, Role
 from vtt.characters import services

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
+from tests.sockets import connect
 from tests.vtt.maps.test_secrecy import hello
-from tests.vtt.table.test_consumer import connect
 from vtt.campaigns.models import Role
 from vtt.maps import selectors, services
 from vtt.maps.models import Map

@@ -14,6 +14,7 @@ from asgiref.sync import sync_to_async
 from PIL import Image
 
 from systems.core.grid import cell_at
+from tests.sockets import connect
 from tests.vtt.maps.conftest import (
     FOGGED_NOTE,
     FOGGED_TERRAIN_CELL,
@@ -25,7 +26,6 @@ from tests.vtt.maps.conftest import (
     VISIBLE_TOKEN,
     upload,
 )
-from tests.vtt.table.test_consumer import connect
 from vtt.campaigns.models import Role
 from vtt.maps import images, services
 from vtt.maps.fog import Fog

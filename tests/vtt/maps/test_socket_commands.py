@@ -7,8 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from rest_framework.test import APIClient
 
-from tests.vtt.table.test_consumer import connect, hello, next_of
-from tests.vtt.table.test_socket_commands import command
+from tests.sockets import command, connect, hello, next_of
 from vtt.campaigns import services as campaign_services
 from vtt.maps import services
 from vtt.maps.models import MapNote, Token

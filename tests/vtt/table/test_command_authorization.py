@@ -17,8 +17,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.apps import apps
 
-from tests.vtt.table.test_consumer import connect, hello, next_of
-from tests.vtt.table.test_socket_commands import command
+from tests.sockets import command, connect, hello, next_of
 from vtt.campaigns import services as campaign_services
 from vtt.core import commands
 from vtt.core.commands import REGISTRY

@@ -6,47 +6,14 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.auth import AuthMiddlewareStack
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from systems.core.dice import ScriptedDice
-from tests.helpers import session_cookie
+from tests.sockets import connect, events_until_chat, hello, next_of
 from vtt.campaigns import services as campaign_services
-from vtt.routing import websocket_urlpatterns
 from vtt.table import services
 from vtt.table.models import Visibility as V
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-
-
-async def connect(user, campaign_id: int, last_seq: int | None = 0):
-    headers = [(b"origin", b"http://localhost")]
-    if user is not None:
-        cookie = await sync_to_async(session_cookie)(user)
-        headers.append((b"cookie", cookie.encode()))
-    comm = WebsocketCommunicator(application, f"/ws/campaigns/{campaign_id}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    return comm
-
-
-async def hello(comm, last_seq: int = 0) -> dict:
-    welcome = await comm.receive_json_from()
-    assert welcome["type"] == "welcome"
-    await comm.send_json_to({"type": "hello", "last_seq": last_seq})
-    replay = await comm.receive_json_from()
-    assert replay["type"] == "replay"
-    return replay
-
-
-async def next_of(comm, kind: str, timeout: float = 2) -> dict:
-    while True:
-        frame = await comm.receive_json_from(timeout=timeout)
-        if frame["type"] == kind:
-            return frame
 
 
 async def roll(table, user, notation="2d6", visibility=V.EVERYONE, faces=(3, 4), **kw):
@@ -336,16 +303,6 @@ async def test_error_frames_speak_the_users_language(table, language, expected):
     frame = await next_of(pc, "error")
     assert (frame["code"], frame["message"]) == ("not_ready", expected)
     await pc.disconnect()
-
-
-async def events_until_chat(comm) -> list[dict]:
-    """Every event frame up to the chat message that closes a test's actions."""
-    seen = []
-    while True:
-        event = (await next_of(comm, "event"))["event"]
-        if event["kind"] == "chat":
-            return seen
-        seen.append(event)
 
 
 async def test_each_initiative_change_reaches_each_socket_once(table):

@@ -5,24 +5,11 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.vtt.table.test_consumer import connect, hello, next_of
+from tests.sockets import command, connect, hello, next_of
 from vtt.campaigns import services as campaign_services
 from vtt.table.models import Roll, TableEvent
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-async def command(comm, name: str, key: str, params=None, args=None) -> dict:
-    frame = {"type": "command", "command": name, "key": key}
-    if params is not None:
-        frame["params"] = params
-    if args is not None:
-        frame["args"] = args
-    await comm.send_json_to(frame)
-    while True:
-        answer = await comm.receive_json_from(timeout=5)
-        if answer["type"] in ("ack", "error") and answer.get("key") == key:
-            return answer
 
 
 async def test_a_roll_sent_on_the_socket_is_acked_and_reaches_the_table(table):

@@ -12,8 +12,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from tests.helpers import session_cookie
-from tests.vtt.table.test_consumer import next_of
-from tests.vtt.table.test_socket_commands import command
+from tests.sockets import command, next_of
 from vtt.accounts.middleware import accepted_language
 from vtt.table.models import Roll
 

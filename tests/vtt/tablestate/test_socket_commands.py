@@ -9,9 +9,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from systems.core.dice import ScriptedDice
+from tests.sockets import command, connect, events_until_chat
 from tests.vtt.characters.test_socket_commands import event_of, hello
-from tests.vtt.table.test_consumer import connect, events_until_chat
-from tests.vtt.table.test_socket_commands import command
 from vtt.campaigns import services as campaign_services
 from vtt.characters import services as character_services
 from vtt.table.models import TableEvent

@@ -4,17 +4,19 @@ Same generic shape as ``systems/tales/tables.py`` (``name``/``text`` in ru and e
 ``modifier_label`` for tables rolled "d10 + cruelty" or "d100 + rank": a roll adds the
 modifier and totals past the last row read the last row ("13+").
 
-The Miasma and backlash rows come from ``systems/crows/terms_b.py`` (part B of the rules) when
-it is installed; the rows written out here are the fallback.
+The Miasma and backlash rows come from ``systems/crows/terms.py`` (the rules' own tables); the
+rows written out here give the tables their names and shape.
 
-Not shipped: the campfire table (L596-L604) looks light up by fire size, nothing is rolled on
-it (``systems/crows/terms.py`` CAMPFIRE); encounter tables proper are in the Referee's book,
-not in the seed (L524), so only the encounter checks are here.
+Not shipped: the campfire table («Свет › Яркость костра») looks light up by fire size, nothing is
+rolled on it (``systems/crows/terms.py`` CAMPFIRE); encounter tables proper are in the Referee's
+book, not in the seed («Встречи в подземелье»), so only the encounter checks are here.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from systems.crows.terms import BACKLASH_TABLE, MIASMA_TABLE
 
 
 def _t(ru: str, en: str) -> dict[str, str]:
@@ -26,7 +28,8 @@ def _e(lo: int, hi: int, ru: str, en: str, **extra: Any) -> dict[str, Any]:
 
 
 def _encounter_check(threshold: int) -> dict[str, Any]:
-    """Dungeon encounter check (L520-L524): d10 ≥ threshold; a 10 is at once, else a sign."""
+    """Dungeon encounter check («Встречи в подземелье»): d10 ≥ threshold; a 10 is at once, else a
+    sign."""
     situation = {
         9: ("", ""),
         8: (
@@ -42,7 +45,7 @@ def _encounter_check(threshold: int) -> dict[str, Any]:
             f"Encounter check, threshold {threshold}{situation[1]}",
         ),
         "formula": "1d10",
-        "source": "L520-L524",
+        "source": "«Встречи в подземелье»",
         "note": _t(
             "В конце каждого хода подземелья, при шумных действиях и на отдыхе.",
             "At the end of every dungeon turn, after something loud, and during a rest.",
@@ -66,7 +69,7 @@ LOST_DIRECTION = {
     "key": "lost_direction",
     "name": _t("Заблудились: направление (тайно)", "Lost: direction (secret)"),
     "formula": "1d6",
-    "source": "L1146",
+    "source": "«Путешествие по суше › Заблудились»",
     "note": _t(
         "Рефери бросает тайно каждый раз, когда заблудившийся отряд покидает гекс.",
         "The Referee rolls in secret each time the lost party leaves a hex.",
@@ -86,7 +89,7 @@ MIASMA = {
     "name": _t("Миазма: эффекты (d10 + жестокость)", "Miasma effects (d10 + cruelty)"),
     "formula": "1d10",
     "modifier_label": _t("жестокость", "cruelty"),
-    "source": "L1176-L1188",
+    "source": "«Путешествие по суше › Миазма»",
     "note": _t(
         "После проваленного спасброска Миазмы: получите оба эффекта строки; второй длится, "
         "пока длится первый. Если пара уже есть, перебросьте.",
@@ -166,7 +169,7 @@ CHAOS = {
     "key": "chaos",
     "name": _t("Бросок хаоса (результат 1 уровня)", "Chaos roll (a tier 1 result)"),
     "formula": "1d6",
-    "source": "L1305",
+    "source": "«Заклинания › Бросок хаоса»",
     "note": _t(
         "Заклинание дало 1 уровень, но не рок.",
         "The spell came out at tier 1 without a doom.",
@@ -183,7 +186,7 @@ CHAOS = {
     ],
 }
 
-# (range, ru, en); seed L1309-L1365. WD: кости износа / wear dice; EoT: до конца хода
+# (range, ru, en); «Заклинания › Виды отдачи». WD: кости износа / wear dice; EoT: до конца хода
 # подземелья / until the end of this dungeon turn; Draw: перемешайте карты инвентаря, бросьте
 # d10 и возьмите столько карт, затронут предмет с последней.
 _BACKLASH: tuple[tuple[int, int, str, str], ...] = (
@@ -532,7 +535,7 @@ BACKLASH = {
     "name": _t("Отдача магии (d100 + ранг)", "Backlash (d100 + rank)"),
     "formula": "1d100",
     "modifier_label": _t("ранг заклинания", "spell rank"),
-    "source": "L1309-L1365",
+    "source": "«Заклинания › Виды отдачи»",
     "note": _t(
         "Отдача заменяет заклинание. КИ — кости износа (бросаются в конце каждого хода "
         "подземелья); «Карты» — перемешайте карты инвентаря, бросьте d10 и возьмите столько "
@@ -546,14 +549,8 @@ BACKLASH = {
     "entries": [_e(lo, hi, ru, en) for lo, hi, ru, en in _BACKLASH],
 }
 
-# Part B of the Crows rules (systems/crows/terms_b.py) carries the Miasma and backlash rows as
-# data; when it is there the library reads them from it, so the rules and the ready-made table
-# cannot disagree. The rows above are the same digest tables, kept as a fallback while part B
-# is not installed (delete them once it is).
-try:
-    from systems.crows import terms_b
-except ImportError:  # pragma: no cover - depends on what is installed
-    terms_b = None
+# The Crows rules (systems/crows/terms.py) carry the Miasma and backlash rows as data; the
+# library reads them from there, so the rules and the ready-made table cannot disagree.
 
 
 def _miasma_from(rows) -> dict[str, Any]:
@@ -586,10 +583,8 @@ def _backlash_from(rows) -> dict[str, Any]:
     return {**BACKLASH, "entries": entries}
 
 
-if terms_b is not None and hasattr(terms_b, "MIASMA_TABLE"):
-    MIASMA = _miasma_from(terms_b.MIASMA_TABLE)
-if terms_b is not None and hasattr(terms_b, "BACKLASH_TABLE"):
-    BACKLASH = _backlash_from(terms_b.BACKLASH_TABLE)
+MIASMA = _miasma_from(MIASMA_TABLE)
+BACKLASH = _backlash_from(BACKLASH_TABLE)
 
 TABLES: tuple[dict[str, Any], ...] = (
     _encounter_check(9),

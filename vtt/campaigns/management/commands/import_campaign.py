@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from vtt.campaigns.archive import ArchiveError, import_campaign
+from vtt.campaigns.services import NAME_MAX
 
 
 class Command(BaseCommand):
@@ -21,8 +22,8 @@ class Command(BaseCommand):
     def handle(self, *args, archive: str, name: str | None = None, **options) -> None:
         if name is not None:
             name = " ".join(name.split())
-            if not 1 <= len(name) <= 120:
-                raise CommandError("Import refused: --name takes 1 to 120 characters.")
+            if not 1 <= len(name) <= NAME_MAX:
+                raise CommandError(f"Import refused: --name takes 1 to {NAME_MAX} characters.")
         try:
             result = import_campaign(archive, name=name)
         except ArchiveError as exc:

@@ -1,4 +1,5 @@
-"""Fixtures for the Crows part B tests: weapons, spellbooks, travel and combat states."""
+"""Fixtures for the Crows combat, travel and spell tests: weapons, spellbooks, travel and combat
+states."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ dice faces. Test names carry the case number; "a+b" are the natural faces of 2d1
 from __future__ import annotations
 
 import pytest
-from crows_b_helpers import armed, sword, travel_day, travelling
+from crows_combat_helpers import armed, sword, travel_day, travelling
 from crows_helpers import RS, choose, pc, run, with_items
 
 from systems.core.dice import ScriptedDice
@@ -231,7 +231,7 @@ def test_case_20_lost_to_the_miasma_becomes_an_npc():
 
 
 def test_case_22_tier_1_chaos_4_then_book_empty_until_a_rest():
-    from crows_b_helpers import spellbook
+    from crows_combat_helpers import spellbook
 
     state = with_items(pc(), (spellbook(dice=2), "hands:1"))
     out = run("cast", state, [3, 4, 4, 1, 1])
@@ -247,7 +247,7 @@ def test_case_22_tier_1_chaos_4_then_book_empty_until_a_rest():
 
 
 def test_case_23_doom_on_rank_5_is_hell_and_the_book_still_rolls():
-    from crows_b_helpers import spellbook
+    from crows_combat_helpers import spellbook
 
     state = with_items(
         pc(expertises=[{"key": "elements", "uses": 1, "max": 1}]),

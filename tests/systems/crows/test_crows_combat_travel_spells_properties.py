@@ -1,7 +1,7 @@
-"""Invariants of Crows part B, checked with hypothesis: no input is mutated, every target's tier
-matches its own total, odds sum to 1, a turn never exceeds its budget, travel thresholds stay in
-1..10, every backlash leaves a valid sheet, crafting points follow their floors, and pending
-outcomes survive a JSON round trip."""
+"""Invariants of Crows combat, travel and spells (digest part B), checked with hypothesis: no input
+is mutated, every target's tier matches its own total, odds sum to 1, a turn never exceeds its
+budget, travel thresholds stay in 1..10, every backlash leaves a valid sheet, crafting points follow
+their floors, and pending outcomes survive a JSON round trip."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from crows_b_helpers import armed, spellbook, sword
+from crows_combat_helpers import armed, spellbook, sword
 from crows_helpers import RS, pc, with_items
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +23,7 @@ from systems.crows import travel as travel_rules
 from systems.crows.checks import evaluate
 from systems.crows.crafting import crafting_points
 from systems.crows.spells import apply_backlash
-from systems.crows.terms_b import BACKLASH_TABLE, TASKS
+from systems.crows.terms import BACKLASH_TABLE, TASKS
 from tests.systems.rulebook import crows_doom, crows_tier
 
 

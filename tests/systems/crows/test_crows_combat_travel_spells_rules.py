@@ -1,13 +1,13 @@
-"""Crows part B rules beyond the digest's acceptance cases: the combat state, attacks and
-reactions, maneuvers, movement, pets, spells and backlash, the Miasma flow, travel order and
-limits, crafting with several crafters, identification."""
+"""Crows combat, travel and spell rules (digest part B) beyond the digest's acceptance cases: the
+combat state, attacks and reactions, maneuvers, movement, pets, spells and backlash, the Miasma
+flow, travel order and limits, crafting with several crafters, identification."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from crows_b_helpers import armed, arrows, bow, spellbook, sword, travel_day
+from crows_combat_helpers import armed, arrows, bow, spellbook, sword, travel_day
 from crows_helpers import RS, choose, in_dungeon, monster, pc, run, with_items
 
 from systems.core.dice import ScriptedDice
@@ -18,7 +18,7 @@ from systems.crows import end_dungeon_turn
 from systems.crows import movement as mv
 from systems.crows.items import make_item
 from systems.crows.spells import apply_backlash, roll_backlash
-from systems.crows.terms_b import BACKLASH_TABLE, backlash_row, miasma_row
+from systems.crows.terms import BACKLASH_TABLE, backlash_row, miasma_row
 
 # --- describe ---------------------------------------------------------------------------------
 
@@ -670,7 +670,7 @@ def test_roles_in_order_and_limits():
             },
             travel_task="shortcut",
         )
-    from crows_b_helpers import travelling
+    from crows_combat_helpers import travelling
 
     camp = run("travel_day", travelling(), [], pace="normal").state
     roles = [{"name": f"Г{i}", "role": "guide", "task": "shortcut"} for i in range(2)]
@@ -691,7 +691,7 @@ def test_forage_and_hunt_roll_rations():
 
 
 def test_shortcut_tier_1_gets_the_party_lost_and_arrival_switches_to_dungeon_turns():
-    from crows_b_helpers import travelling
+    from crows_combat_helpers import travelling
 
     camp = run("travel_day", travelling(), [], pace="normal").state
     out = run("travel_role", pc(name="Г"), [2, 5], travel=camp["travel"], travel_task="shortcut")
