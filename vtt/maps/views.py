@@ -279,7 +279,6 @@ def panel_context(
         "sizes": config["sizes"],
         "terrains": config["terrains"],
         "is_crows": campaign.ruleset == "crows",
-        "characters": config["characters"],
         "maps": config["maps"],
     }
 
