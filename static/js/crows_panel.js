@@ -334,15 +334,22 @@ function start() {
     }).catch(fail);
   }
 
-  function buildTravelControls() {
-    if (!isReferee || !panel.querySelector("[data-travel-controls]")) return;
-    var pace = panel.querySelector("[data-travel-pace]");
-    K.paces.forEach(function (p) {
-      var o = node("option", "", tr(p)); o.value = p.key; if (p.key === "normal") o.selected = true; pace.appendChild(o);
-    });
-    var river = panel.querySelector("[data-travel-river]");
-    K.rivers.forEach(function (r) { var o = node("option", "", tr(r)); o.value = r.key; river.appendChild(o); });
+  /* A travel role, allies and help for each character (``C.characters``, which map.js keeps
+   * as a fresh page would list them). */
+  function buildTravelRoles() {
     var form = panel.querySelector("[data-travel-roles-form]");
+    if (!isReferee || !form) return;
+    // what the referee has picked so far survives a rebuild
+    var picked = Array.prototype.map.call(form.querySelectorAll("select, input"), function (field) {
+      var values = field.multiple
+        ? Array.prototype.map.call(field.selectedOptions, function (o) { return o.value; })
+        : [field.value];
+      return { name: field.getAttributeNames().filter(function (a) { return /-for$/.test(a); })[0],
+               id: field.getAttribute("data-role-for") || field.getAttribute("data-allies-for") ||
+                   field.getAttribute("data-helps-for") || field.getAttribute("data-quarry-for"),
+               values: values };
+    });
+    form.textContent = "";
     (C.characters || []).forEach(function (c) {
       var label = node("label", "travel-role-pick", c.name + " ");
       var select = node("select", "", null, { "data-role-for": String(c.id) });
@@ -370,6 +377,23 @@ function start() {
       label.appendChild(helps);
       form.appendChild(label);
     });
+    picked.forEach(function (was) {
+      var field = form.querySelector("[" + was.name + "='" + was.id + "']");
+      if (!field) return;
+      if (!field.multiple) { field.value = was.values[0]; return; }
+      Array.prototype.forEach.call(field.options, function (o) { o.selected = was.values.indexOf(o.value) >= 0; });
+    });
+  }
+
+  function buildTravelControls() {
+    if (!isReferee || !panel.querySelector("[data-travel-controls]")) return;
+    var pace = panel.querySelector("[data-travel-pace]");
+    K.paces.forEach(function (p) {
+      var o = node("option", "", tr(p)); o.value = p.key; if (p.key === "normal") o.selected = true; pace.appendChild(o);
+    });
+    var river = panel.querySelector("[data-travel-river]");
+    K.rivers.forEach(function (r) { var o = node("option", "", tr(r)); o.value = r.key; river.appendChild(o); });
+    buildTravelRoles();
     var directions = panel.querySelector("[data-travel-directions]");
     K.directions.forEach(function (d) {
       directions.appendChild(button(tr(d), function () {
@@ -410,9 +434,9 @@ function start() {
     panel.querySelectorAll("[data-combat-when]").forEach(function (part) {
       part.hidden = (part.getAttribute("data-combat-when") === "on") !== !!combat;
     });
+    fillSurprised();  // the tokens on the map, whether a fight is on or not
     if (!combat) {
       combatState.appendChild(node("p", "muted", gettext("No combat.")));
-      fillSurprised();
       return;
     }
     var head = node("p", "combat-summary");
@@ -602,9 +626,11 @@ function start() {
   function reload() {
     var m = currentMap();
     layout();
-    if (!m) return;
-    if (m.kind === "square") {
+    if (m && m.kind === "square") {
       api("GET", url("combat")).then(function (data) { combat = data.combat; renderCombat(); }).catch(function () {});
+    } else {
+      combat = null;  // a fight belongs to its battle map: none on this one
+      renderCombat();
     }
   }
 
@@ -620,8 +646,14 @@ function start() {
       var m = currentMap();
       if (m && p.map_id === m.id) setCombat(p.combat, ev.seq);
     } else if (ev.kind === "map.token" || ev.kind === "map.token.gone") {
-      if (!combat) setTimeout(fillSurprised, 50);
+      setTimeout(fillSurprised, 50);
     }
+  });
+
+  // The characters changed (a sheet created, renamed or deleted): map.js has the new list.
+  document.addEventListener("vtt:characters", function () {
+    C.characters = map.characters();
+    buildTravelRoles();
   });
 
   // map.js loads another map on its own (map.active); follow it when it has.

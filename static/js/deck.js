@@ -309,12 +309,13 @@ function start() {
     if (!mine.length || !canPlay) return null;
     var wrap = h("div", { "class": "ts-mine" });
     if (referee) {
-      if (!ui.npc || !mineById(Number(ui.npc))) ui.npc = String(mine[0].character_id);
-      var npc = mineById(Number(ui.npc));
+      // the referee's pick while it exists, else the first (as a fresh page shows it)
+      var shown = ui.npc && mineById(Number(ui.npc)) ? ui.npc : String(mine[0].character_id);
+      var npc = mineById(Number(shown));
       var select = h("select", { "class": "ts-npc", "aria-label": gettext("Roll for"), "data-key": "npc-select" });
       mine.forEach(function (m) {
         var option = h("option", { value: String(m.character_id), text: m.name });
-        if (String(m.character_id) === ui.npc) option.selected = true;
+        if (String(m.character_id) === shown) option.selected = true;
         select.appendChild(option);
       });
       select.addEventListener("change", function () { ui.npc = select.value; render(); });

@@ -76,6 +76,7 @@ function start() {
   var seenHead = 0;      // the newest snapshot head: older map events are already in it
   var uid = "m" + Math.random().toString(36).slice(2, 8);
   var attackFrom = null; // token id: choosing a target for its attack (Crows battle maps)
+  var charactersHead = C.head || 0; // C.characters is as new as this event
 
   // ---- helpers -------------------------------------------------------------------------------
 
@@ -1286,8 +1287,9 @@ function start() {
       if ((!S || S.map.id !== p.map_id) && loading !== p.map_id) loadMap(p.map_id);
       return;
     }
-    if (ev.kind === "map.saved" || ev.kind === "map.deleted") {
+    if (ev.kind === "map.saved" || ev.kind === "map.deleted" || ev.kind === "map.update") {
       updateMapList(ev.kind, p);
+      if (ev.kind === "map.update") { reloadOnUpdate(ev); return; }
       if (ev.kind === "map.deleted" && S && S.map.id === p.map_id) setState(null);
       return;
     }
@@ -1327,10 +1329,6 @@ function start() {
         });
         drawFeatures();
         break;
-      case "map.update":
-        clearTimeout(apply.reload);
-        apply.reload = setTimeout(function () { if (S) loadMap(S.map.id); }, 150);
-        break;
       default: break;
     }
   }
@@ -1362,6 +1360,22 @@ function start() {
     drawFog();
   }
 
+  /* The map on the table changed its settings: load it again, once for a burst of changes
+   * (not when the state shown or being loaded is newer already). */
+  function reloadOnUpdate(ev) {
+    var p = ev.payload || {};
+    if (!S || p.map_id !== S.map.id || ev.seq <= S.head || loading === p.map_id) return;
+    clearTimeout(reloadOnUpdate.timer);
+    reloadOnUpdate.timer = setTimeout(function () { if (S) loadMap(S.map.id); }, 150);
+  }
+
+  // Code-point order, as the database orders names (``ordering`` of Map and Character).
+  function byNameThenId(a, b) {
+    if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+    return a.id - b.id;
+  }
+
+  /* The referee's list of maps, in the order a fresh page lists them (name, then id). */
   function updateMapList(kind, p) {
     if (!mapSelect) return;
     var option = mapSelect.querySelector("option[value='" + p.map_id + "']");
@@ -1369,20 +1383,61 @@ function start() {
     if (!option) {
       option = document.createElement("option");
       option.value = String(p.map_id);
-      mapSelect.appendChild(option);
     }
     option.textContent = p.name;
+    var entry = { name: p.name, id: p.map_id };
+    var before = Array.prototype.filter.call(mapSelect.options, function (o) {
+      return o.value && o !== option && byNameThenId(entry, { name: o.textContent, id: Number(o.value) }) < 0;
+    })[0] || null;
+    mapSelect.insertBefore(option, before);
+  }
+
+  /* The characters the token tool and the Crows strips offer (``C.characters``) follow the
+   * sheets' events, as a fresh page lists them: the referee every sheet (by kind, name, id), a
+   * player their own visible characters. */
+  var KIND_ORDER = { npc: 0, pc: 1 };
+  function onCharacter(ev) {
+    var p = ev.payload || {};
+    var list = (C.characters || []).filter(function (c) { return c.id !== p.character_id; });
+    var mine = p.kind === "pc" && p.owner_id === me.id;
+    if (ev.kind !== "character.deleted" && (isReferee || mine)) {
+      list.push({ id: p.character_id, name: p.name, kind: p.kind, owner_id: p.owner_id });
+    }
+    list.sort(function (a, b) {
+      if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
+      return byNameThenId(a, b);
+    });
+    C.characters = list;
+    drawCharacterChoices();
+    document.dispatchEvent(new CustomEvent("vtt:characters"));
+  }
+
+  function drawCharacterChoices() {
+    var select = panel.querySelector("[data-token-character]");
+    if (!select) return;
+    var value = select.value;
+    while (select.options.length > 1) select.remove(1);  // the first: "no character"
+    (C.characters || []).forEach(function (c) {
+      var option = document.createElement("option");
+      option.value = String(c.id);
+      option.textContent = c.kind === "npc" ? c.name + " (" + gettext("NPC") + ")" : c.name;
+      select.appendChild(option);
+    });
+    select.value = value;
+    if (select.value !== value) select.value = "";
   }
 
   document.addEventListener("vtt:event", function (e) {
     var ev = e.detail;
-    if (!ev || typeof ev.kind !== "string" || ev.kind.indexOf("map.") !== 0) return;
-    apply(ev);
+    if (!ev || typeof ev.kind !== "string") return;
+    if (ev.kind.indexOf("map.") === 0) apply(ev);
+    else if (ev.kind.indexOf("character.") === 0 && ev.seq > charactersHead) onCharacter(ev);
   });
 
   // ---- start --------------------------------------------------------------------------------------
 
   seenHead = C.head || 0;
+  drawCharacterChoices();
   setState(C.state || null);
   setTool("move");
   // Also window.VTTMap, read by the browser tests (tests/e2e) through page.evaluate.
@@ -1390,6 +1445,7 @@ function start() {
     sourcesText: sourcesText,
     state: function () { return S; },
     tokens: function () { return tokens; },
+    characters: function () { return C.characters || []; },
     isRevealed: function (c, r) { return G ? revealed(c, r) : false; },
     geometry: function () { return G; },
   };

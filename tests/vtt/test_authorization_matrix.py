@@ -271,6 +271,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "campaigns/<int:pk>/table/": Expect("302 404 200 200 200 200", "post 302 405 405 405 405 405"),
     "campaigns/<int:pk>/table/chat/": Expect("302 405 405 405 405 405", "post 302 404 403 302 302 302"),
     "campaigns/<int:pk>/table/odds/": Expect("302 404 400 400 400 400", "post 302 405 405 405 405 405"),
+    "campaigns/<int:pk>/table/party/": Expect("302 404 200 200 200 200", "post 302 405 405 405 405 405"),
     "campaigns/<int:pk>/table/roll/": Expect("302 405 405 405 405 405", "post 302 404 403 302 302 302"),
     "campaigns/<int:pk>/tales/wizard/": Expect("302 404 403 200 200 200", "post 302 404 403 302 302 302", ruleset="tales"),
     "campaigns/<int:pk>/tales/wizard/restart/": Expect("302 405 405 405 405 405", "post 302 404 403 302 302 302", ruleset="tales"),

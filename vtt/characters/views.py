@@ -474,6 +474,21 @@ def character_export(request: HttpRequest, cid: int) -> HttpResponse:
     return response
 
 
+@login_required
+@require_GET
+def party_panel(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table page's party moves panel as a fragment: party.js fetches it again when a
+    sheet is created, renamed or deleted, so the live page lists what a fresh one does."""
+    membership = authorize(request.user, pk, Action.VIEW)
+    campaign = membership.campaign
+    context = {
+        "campaign": campaign,
+        "can_play": can(membership, Action.PLAY) and not campaign.is_archived,
+        "is_referee": membership.role == Role.REFEREE,
+    }
+    return render(request, "characters/party_panel.html", context)
+
+
 __all__ = [
     "character_export",
     "character_import",
@@ -482,4 +497,5 @@ __all__ = [
     "character_sheet",
     "described",
     "move_urls",
+    "party_panel",
 ]

@@ -275,7 +275,6 @@ def panel_context(
         "terrains": config["terrains"],
         "battle_squares": web.battle_squares,
         "map_panels": web.map_panels,
-        "characters": config["characters"],
         "maps": config["maps"],
     }
 
