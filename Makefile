@@ -17,8 +17,11 @@ $(RUN_STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet -c constraints.txt -e .
 	touch $(RUN_STAMP)
 
-$(DEV_STAMP): $(RUN_STAMP)
+$(DEV_STAMP): $(RUN_STAMP) package.json package-lock.json
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
+	# ESLint for static/js (tests/js/test_lint.py), pinned by package-lock.json; needs npm.
+	if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent; \
+	else echo "npm not found: ESLint is not installed, tests/js/test_lint.py is skipped"; fi
 	touch $(DEV_STAMP)
 
 ## What `make run` needs.
@@ -41,6 +44,7 @@ test: $(DEV_STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	npx eslint static/js
 
 format: $(DEV_STAMP)
 	$(BIN)/ruff format .

@@ -22,3 +22,16 @@ def session_cookie(user: Any) -> str:
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.save()
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def js_catalogue(client: Any, response: Any) -> dict[str, Any]:
+    """The JavaScript catalogue a page loads (its ``jsi18n/<language>/`` script), as the
+    ``django.gettext`` lookup table: msgid → translation."""
+    import json
+    import re
+
+    src = re.search(r'<script src="(/jsi18n/\w+/)"></script>', response.content.decode())
+    assert src, "the page does not load the JavaScript catalogue"
+    body = client.get(src.group(1)).content.decode()
+    catalogue = re.search(r"const newcatalog = (\{.*?\});", body, re.S)
+    return json.loads(catalogue.group(1)) if catalogue else {}  # none: English as written

@@ -14,6 +14,7 @@ from vtt.campaigns.api import (
 )
 from vtt.characters import api as char_api
 from vtt.maps import api as map_api
+from vtt.rulesets.registry import api_urlpatterns as ruleset_api_urlpatterns
 from vtt.table import api as table_api
 from vtt.tablestate import api as tablestate_api
 
@@ -153,31 +154,6 @@ urlpatterns = [
     path("campaigns/<int:pk>/maps/<int:map_id>/terrain/", map_api.MapTerrain.as_view()),
     path("campaigns/<int:pk>/maps/<int:map_id>/party/", map_api.MapParty.as_view()),
     path("campaigns/<int:pk>/maps/<int:map_id>/features/", map_api.MapFeatures.as_view()),
-    path(
-        "campaigns/<int:pk>/maps/<int:map_id>/attack/",
-        map_api.MapAttack.as_view(),
-        name="api-map-attack",
-    ),
-    path(
-        "campaigns/<int:pk>/maps/<int:map_id>/travel/",
-        map_api.MapTravel.as_view(),
-        name="api-map-travel",
-    ),
-    path(
-        "campaigns/<int:pk>/maps/<int:map_id>/travel/<slug:step>/",
-        map_api.MapTravelStep.as_view(),
-        name="api-map-travel-step",
-    ),
-    path(
-        "campaigns/<int:pk>/maps/<int:map_id>/combat/",
-        map_api.MapCombat.as_view(),
-        name="api-map-combat",
-    ),
-    path(
-        "campaigns/<int:pk>/maps/<int:map_id>/combat/<slug:step>/",
-        map_api.MapCombatStep.as_view(),
-        name="api-map-combat-step",
-    ),
     path("campaigns/<int:pk>/maps/<int:map_id>/notes/", map_api.Notes.as_view()),
     path(
         "campaigns/<int:pk>/maps/<int:map_id>/notes/<int:note_id>/",
@@ -199,4 +175,6 @@ urlpatterns = [
     path("campaigns/<int:pk>/prep/", include("vtt.prep.api_urls")),
     path("campaigns/<int:pk>/journal/", include("vtt.journal.api_urls")),
     path("", include(router.urls)),
+    # Each ruleset's own endpoints (vtt/rulesets/<key>/urls.py), through its plugin.
+    *ruleset_api_urlpatterns(),
 ]

@@ -64,9 +64,15 @@ INSTALLED_APPS = [
     "vtt.characters",
     "vtt.prep",
     "vtt.tablestate",
-    "vtt.tales_web",
     "vtt.maps",
     "vtt.journal",
+    # Each ruleset's web side (vtt/rulesets/base.py): the generic apps above reach them only
+    # through vtt.rulesets.registry.
+    "vtt.rulesets.dungeon_world.apps.DungeonWorldConfig",
+    "vtt.rulesets.crows.apps.CrowsConfig",
+    "vtt.rulesets.city_of_judas.apps.CityOfJudasConfig",
+    "vtt.rulesets.tales.apps.TalesConfig",
+    "vtt.rulesets.savage_worlds.apps.SavageWorldsConfig",
 ]
 
 MIDDLEWARE = [
@@ -295,7 +301,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         # Hashed names need collectstatic; production runs it (Dockerfile, Procfile release).
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "vtt.core.staticfiles.ModuleManifestStaticFilesStorage"
         if env.bool("STATIC_MANIFEST", default=not DEBUG)
         else "whitenoise.storage.CompressedStaticFilesStorage",
     },

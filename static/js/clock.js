@@ -6,21 +6,43 @@
  * fetched it. Snapshots come from `GET/POST /api/campaigns/<id>/clock/` and from the events
  * `clock` and `turn.ended` (its `next`); `turn.<type>` events are the end-of-turn results,
  * shown in the log (through table.js's renderer extension point) and in the clock's box.
- *
- * Load before table.js: it registers window.VTTTable.renderers.
  */
-(function () {
-  "use strict";
+import { request as apiRequest } from "./api.js";
+import { fmt } from "./lib/format.js";
+import { gettext } from "./lib/i18n.js";
+import { renderers } from "./lib/renderers.js";
 
+// The clock's states, by the key the server sends.
+const STATE_NAMES = {
+  running: gettext("running"),
+  paused: gettext("paused"),
+  stopped: gettext("stopped"),
+};
+
+// Conditions that end with a turn (systems/crows), by key.
+const CONDITIONS = {
+  blessed: gettext("Blessed"),
+  grabbed: gettext("Grabbed"),
+  prone: gettext("Prone"),
+  vulnerable: gettext("Vulnerable"),
+  unconscious: gettext("Unconscious"),
+  weakened: gettext("Weakened"),
+};
+
+// What an exhausted light or tool does next, by the outcome's key.
+const WEAR_OUTCOMES = {
+  useless: gettext("It is useless now."),
+  needs_refuel: gettext("It needs refuelling."),
+  needs_rest: gettext("It comes back after a rest."),
+  empty: gettext("No dice left."),
+};
+
+function start() {
   var box = document.getElementById("clock");
-  if (!box) return;
+  if (!box) return null;
   var tableConfig = {};
   try { tableConfig = JSON.parse(document.getElementById("table-config").textContent); } catch (e) { /* no table */ }
 
-  var L = {};
-  Array.prototype.forEach.call(box.querySelectorAll("#clock-labels [data-k]"), function (node) {
-    L[node.getAttribute("data-k")] = node.textContent;
-  });
   var campaign = box.getAttribute("data-campaign");
   var isReferee = box.getAttribute("data-referee") === "1";
   var URL_CLOCK = "/api/campaigns/" + campaign + "/clock/";
@@ -46,12 +68,6 @@
     resultsTurn: null,
     lastSync: 0,
   };
-
-  function fmt(text, vars) {
-    return String(text || "").replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) && vars[key] !== undefined ? String(vars[key]) : m;
-    });
-  }
 
   // ---- time ------------------------------------------------------------------------------------
 
@@ -79,8 +95,8 @@
   }
 
   function lengthText(seconds) {
-    if (seconds % 60 === 0) return fmt(L.minutes, { n: seconds / 60 });
-    return fmt(L.seconds, { n: seconds });
+    if (seconds % 60 === 0) return fmt(gettext("{n} min"), { n: seconds / 60 });
+    return fmt(gettext("{n} s"), { n: seconds });
   }
 
   /* One measurement of the server's clock from a request sent at t0 and answered at t1 (this
@@ -115,17 +131,17 @@
     box.setAttribute("data-mode", s.mode);
     box.setAttribute("data-turn", String(s.turn));
     box.setAttribute("data-deadline", s.state === "running" && s.deadline ? s.deadline : "");
-    turnNode.textContent = s.turn ? fmt(L.turn, { n: s.turn }) : L.noTurn;
+    turnNode.textContent = s.turn ? fmt(gettext("Turn {n}"), { n: s.turn }) : gettext("No turn yet");
     roomsNode.hidden = !(rooms && s.state !== "stopped" && s.rooms_left !== null);
-    roomsNode.textContent = fmt(L.roomsLeft, { n: s.rooms_left });
+    roomsNode.textContent = fmt(gettext("Rooms left this turn: {n}"), { n: s.rooms_left });
     var left = remaining();
-    var label = L[s.state] || s.state;
-    if (rooms && s.state === "running") label = L.roomsMode;
+    var label = STATE_NAMES[s.state] || s.state;
+    if (rooms && s.state === "running") label = gettext("counting rooms");
     if (left === null) {
       timeNode.textContent = rooms && s.state !== "stopped" ? "—" : clockText(s.length_seconds);
     } else {
       timeNode.textContent = clockText(left);
-      if (s.state === "running" && left <= 0) label = L.due;
+      if (s.state === "running" && left <= 0) label = gettext("time is up: ending the turn…");
     }
     box.setAttribute("data-remaining", left === null ? "" : String(Math.max(0, Math.ceil(left))));
     box.classList.toggle("clock-low", left !== null && s.state === "running" && left <= 60);
@@ -150,42 +166,17 @@
     }, function () { /* the socket will bring the next change */ });
   }
 
+  /* A plain API call (api.js): the server's refusal as the Error's message. */
   function request(method, url, body) {
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": tableConfig.csrf || "" },
-    };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!response.ok) {
-          var message = data && (data.detail || firstFieldError(data));
-          throw new Error(message || L.failed);
-        }
-        return data;
-      });
-    }, function () { throw new Error(L.failed); });
+    return apiRequest(method, url, body, { csrf: tableConfig.csrf });
   }
 
   /* A change of the clock is the table's `clock` command (docs/table-protocol.md,
    * "Commands"): over the table socket when it is connected, else by HTTP with a key. */
   function command(body) {
-    if (!window.VTTApi) return request("POST", URL_CLOCK, body);
-    return window.VTTApi.request("POST", URL_CLOCK, body, {
-      csrf: tableConfig.csrf, failed: L.failed, command: "clock", args: {},
+    return apiRequest("POST", URL_CLOCK, body, {
+      csrf: tableConfig.csrf, command: "clock", args: {},
     });
-  }
-
-  function firstFieldError(data) {
-    var source = data.fields || data;
-    for (var key in source) if (Array.isArray(source[key]) && source[key].length) return source[key][0];
-    return null;
   }
 
   // ---- referee controls --------------------------------------------------------------------------
@@ -288,7 +279,7 @@
 
   // ---- events: the countdown and the end-of-turn results -------------------------------------------
 
-  function conditionName(key) { return L["cond_" + key] || key; }
+  function conditionName(key) { return CONDITIONS[key] || key; }
 
   function faces(list) { return (list || []).join(", "); }
 
@@ -296,40 +287,40 @@
   function resultText(type, p) {
     var owner = p.owner ? p.owner + ": " : "";
     switch (type) {
-      case "turn_ended": return fmt(L.turn_ended, { turn: p.turn });
+      case "turn_ended": return fmt(gettext("End of dungeon turn {turn}: wear dice, expiries, the encounter check."), { turn: p.turn });
       case "wear_rolled": {
-        var text = fmt(L.wear_rolled, { name: p.name, faces: faces(p.faces), after: p.after, before: p.before });
-        if (p.exhausted) text += " " + (L["wear_" + p.outcome] || L.wear_empty);
-        if (p.light_out) text += " " + L.light_out;
+        var text = fmt(gettext("Wear dice of “{name}”: {faces}, {after} of {before} left."), { name: p.name, faces: faces(p.faces), after: p.after, before: p.before });
+        if (p.exhausted) text += " " + (WEAR_OUTCOMES[p.outcome] || gettext("No dice left."));
+        if (p.light_out) text += " " + gettext("The light goes out.");
         return text;
       }
       case "effect_wear_rolled":
-        return owner + fmt(L.effect_wear_rolled, { name: p.name || p.effect, faces: faces(p.faces), after: p.after });
-      case "effect_ended": return owner + fmt(L.effect_ended, { name: p.name || p.effect });
-      case "darkness": return L.darkness;
-      case "condition_ended": return fmt(L.condition_ended, { name: p.name, condition: conditionName(p.condition) });
+        return owner + fmt(gettext("Effect “{name}”: wear dice {faces}, {after} left."), { name: p.name || p.effect, faces: faces(p.faces), after: p.after });
+      case "effect_ended": return owner + fmt(gettext("Effect “{name}” ends."), { name: p.name || p.effect });
+      case "darkness": return gettext("The last light is out: darkness. Attack and search checks at double disadvantage.");
+      case "condition_ended": return fmt(gettext("{name}: “{condition}” ends."), { name: p.name, condition: conditionName(p.condition) });
       case "overload_wounds":
-        return fmt(L.overload_wounds, { name: p.name, roll: p.roll, wounds: p.wounds }) + (p.died ? " " + L.died : "");
-      case "woke": return fmt(L.woke, { name: p.name });
-      case "greed_window_closed": return L.greed_window_closed;
-      case "encounter_overdue": return fmt(L.encounter_overdue, { signed_turn: p.signed_turn });
+        return fmt(gettext("{name}: overloaded magic slot, 1d6 = {roll}, {wounds} wounds."), { name: p.name, roll: p.roll, wounds: p.wounds }) + (p.died ? " " + gettext("Dies.") : "");
+      case "woke": return fmt(gettext("{name} comes to."), { name: p.name });
+      case "greed_window_closed": return gettext("The greed reward is over for this dungeon.");
+      case "encounter_overdue": return fmt(gettext("A signed encounter (turn {signed_turn}) is overdue."), { signed_turn: p.signed_turn });
       case "encounter_check": {
-        var verdict = p.result === "immediate" ? L.encounter_immediate
-          : p.result === "sign" ? fmt(L.encounter_sign, { due: p.due_turn }) : L.encounter_none;
-        return fmt(L.encounter_check, { roll: p.roll, threshold: p.threshold }) + " " + verdict;
+        var verdict = p.result === "immediate" ? gettext("An encounter, right now!")
+          : p.result === "sign" ? fmt(gettext("A sign now; the encounter comes during turn {due}."), { due: p.due_turn }) : gettext("No encounter.");
+        return fmt(gettext("Encounter check: 1d10 = {roll} against {threshold}."), { roll: p.roll, threshold: p.threshold }) + " " + verdict;
       }
-      case "encounter_check_skipped": return L.encounter_check_skipped;
+      case "encounter_check_skipped": return gettext("No encounter check: an encounter is already pending.");
       case "turn_started": {
         // `turn` is the turn that starts; `ended_turn` the one that ended.
-        var line = fmt(L.turn_started, { turn: p.turn || (p.ended_turn || 0) + 1 });
-        if (p.greed_percent) line += " " + fmt(L.greed, { percent: p.greed_percent });
+        var line = fmt(gettext("Dungeon turn {turn} begins."), { turn: p.turn || (p.ended_turn || 0) + 1 });
+        if (p.greed_percent) line += " " + fmt(gettext("Treasure found now is worth +{percent}%."), { percent: p.greed_percent });
         // (p.rooms is the ruleset's own 1d6; the clock rolls the count it keeps, shown above.)
         if (isReferee && p.pending_encounters && p.pending_encounters.length) {
-          line += " " + fmt(L.pending, { n: p.pending_encounters.length });
+          line += " " + fmt(gettext("Encounters due: {n}."), { n: p.pending_encounters.length });
         }
         return line;
       }
-      default: return fmt(L.other, { type: type });
+      default: return fmt(gettext("Dungeon turn: {type}."), { type: type });
     }
   }
 
@@ -337,7 +328,7 @@
     if (clock.resultsTurn !== turn) {
       clock.resultsTurn = turn;
       resultsList.textContent = "";
-      resultsTitle.textContent = fmt(L.resultsOf, { turn: turn });
+      resultsTitle.textContent = fmt(gettext("End of dungeon turn {turn}"), { turn: turn });
     }
     if (!text) return;
     var li = document.createElement("li");
@@ -357,34 +348,31 @@
     return li;
   }
 
-  var extension = (window.VTTTable = window.VTTTable || {});
-  extension.renderers = extension.renderers || {};
-
-  extension.renderers["clock"] = function (ev, api) {
+  renderers["clock"] = function (ev, api) {
     var p = ev.payload || {};
     applySnapshot(p);
-    var text = fmt(L.clock, { turn: p.turn, state: L[p.state] || p.state });
-    if (p.state !== "stopped" && p.mode === "rooms" && p.rooms_left !== null) text += " " + fmt(L.roomsLeft, { n: p.rooms_left });
-    else if (p.state !== "stopped") text += " " + fmt(L.clockLength, { length: lengthText(p.length_seconds) });
+    var text = fmt(gettext("Dungeon clock: turn {turn}, {state}."), { turn: p.turn, state: STATE_NAMES[p.state] || p.state });
+    if (p.state !== "stopped" && p.mode === "rooms" && p.rooms_left !== null) text += " " + fmt(gettext("Rooms left this turn: {n}"), { n: p.rooms_left });
+    else if (p.state !== "stopped") text += " " + fmt(gettext("Turn length {length}."), { length: lengthText(p.length_seconds) });
     return logEntry(ev, api, text, "clock-entry");
   };
 
-  extension.renderers["turn.entered"] = function (ev, api) {
-    return logEntry(ev, api, fmt(L.entered, { dungeon: (ev.payload || {}).dungeon || "" }));
+  renderers["turn.entered"] = function (ev, api) {
+    return logEntry(ev, api, fmt(gettext("The party enters the dungeon “{dungeon}”."), { dungeon: (ev.payload || {}).dungeon || "" }));
   };
 
-  extension.renderers["turn.ended"] = function (ev, api) {
+  renderers["turn.ended"] = function (ev, api) {
     var p = ev.payload || {};
     if (p.next) applySnapshot(p.next);
     if (!p.results) {
       addResult(p.turn, "");
       resultsList.textContent = "";
       var li = document.createElement("li");
-      li.textContent = L.noResults;
+      li.textContent = gettext("Nothing to roll this turn.");
       resultsList.appendChild(li);
       resultsBox.hidden = false;
     }
-    return logEntry(ev, api, fmt(L.ended, { turn: p.turn }), "turn-over");
+    return logEntry(ev, api, fmt(gettext("Dungeon turn {turn} is over."), { turn: p.turn }), "turn-over");
   };
 
   function resultRenderer(type) {
@@ -406,7 +394,7 @@
     "encounter_check", "encounter_check_skipped", "turn_started", "dungeon_entered",
     "dungeon_left", "outside_turn", "event",
   ].forEach(function (type) {
-    extension.renderers["turn." + type] = resultRenderer(type);
+    renderers["turn." + type] = resultRenderer(type);
   });
 
   // ---- start -----------------------------------------------------------------------------------------
@@ -422,9 +410,12 @@
   setTimeout(sync, 1500);
   setTimeout(sync, 5000);
 
-  window.VTTClock = {
+  return {
     snapshot: function () { return clock.snap; },
     offset: function () { return clock.offset; },
     remaining: remaining,
   };
-})();
+}
+
+/** The running clock (null without one), for the unit tests (tests/js). */
+export const clock = start();

@@ -1,23 +1,25 @@
 /* Crows on the map panel: the travel day (hex maps) and the combat strip (square maps).
  *
  * State comes from the server already filtered for this user (vtt/maps/views.py crows_config,
- * vtt/maps/travel.py, vtt/maps/battle.py): a player's browser never holds an encounter or
+ * vtt/rulesets/crows/travel.py, battle.py): a player's browser never holds an encounter or
  * drift roll, the party's true hex while it is lost, or a creature it cannot see. Writes go
  * over HTTP; every step reaches every browser as a `travel` or `combat` event (table.js fires
  * "vtt:event"), each carrying the whole state for its audience, so the newest one wins. The
  * referee's browser reads the referee's copies, everyone else the players' copies.
  */
-(function () {
-  "use strict";
+import { failedText, request as apiRequest } from "./api.js";
+import { fmt } from "./lib/format.js";
+import { gettext, localized as tr } from "./lib/i18n.js";
+import { toast } from "./lib/toast.js";
+import { map } from "./map.js";
 
+function start() {
   var panel = document.querySelector("[data-map-panel]");
   var configNode = document.getElementById("map-config");
-  if (!panel || !configNode) return;
+  if (!panel || !configNode) return null;
   var C = JSON.parse(configNode.textContent);
-  if (C.ruleset !== "crows" || !C.crows) return;
+  if (C.ruleset !== "crows" || !C.crows) return null;
   var K = C.crows;
-  var L = Object.assign({}, C.labels, K.labels);
-  var lang = (C.lang || "ru").slice(0, 2);
   var me = C.me;
   var isReferee = C.isReferee;
 
@@ -34,18 +36,6 @@
   var combatSeq = K.head || 0;
 
   // ---- helpers -------------------------------------------------------------------------------
-
-  function tr(text) {
-    if (text === null || text === undefined) return "";
-    if (typeof text === "string") return text;
-    return text[lang] || text.en || text.ru || "";
-  }
-
-  function fmt(text, vars) {
-    return String(text).replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
 
   function node(tag, cls, text, attrs) {
     var n = document.createElement(tag);
@@ -65,20 +55,11 @@
     return b;
   }
 
-  function toast(message) {
-    var t = document.getElementById("toast");
-    if (!t) { window.alert(message); return; }
-    t.textContent = message;
-    t.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { t.hidden = true; }, 6000);
-  }
-
   /* `command`/`args`: the table action's command (docs/table-protocol.md, "Commands"), sent
    * over the table socket when the page has one, else by HTTP with an idempotency key. */
   function api(method, url, body, command, args) {
-    return window.VTTApi.request(method, url, body, {
-      csrf: C.csrf, failed: L.failed, command: command, args: args,
+    return apiRequest(method, url, body, {
+      csrf: C.csrf, command: command, args: args,
     });
   }
 
@@ -87,10 +68,9 @@
     return api("POST", url(kind, step), body, kind, { map_id: currentMap().id, step: step });
   }
 
+  function fail(error) { toast((error && error.message) || failedText()); throw error; }
 
-  function fail(error) { toast((error && error.message) || L.failed); throw error; }
-
-  function mapState() { return window.VTTMap ? window.VTTMap.state() : null; }
+  function mapState() { return map ? map.state() : null; }
 
   function currentMap() { var S = mapState(); return S ? S.map : null; }
 
@@ -133,34 +113,34 @@
       row.hidden = (row.getAttribute("data-travel-when") === "on") !== !!travel;
     });
     if (!travel) {
-      travelState.appendChild(node("p", "muted", L.notTravelling));
+      travelState.appendChild(node("p", "muted", gettext("The party is not travelling.")));
       return;
     }
     var t = travel;
     var head = node("p", "travel-summary");
     var pace = byKey(K.paces, t.pace);
-    head.appendChild(node("strong", "travel-day", fmt(L.day, { n: t.day })));
+    head.appendChild(node("strong", "travel-day", fmt(gettext("Day {n}"), { n: t.day })));
     if (t.day > 0) {
-      head.appendChild(document.createTextNode(" · " + L.pace + ": "));
+      head.appendChild(document.createTextNode(" · " + gettext("Pace") + ": "));
       head.appendChild(node("span", "travel-pace", pace ? tr(pace) : "—", { "data-pace": t.pace || "" }));
-      head.appendChild(document.createTextNode(" · " + fmt(L.hexes, { moved: t.moved, hexes: t.hexes })));
+      head.appendChild(document.createTextNode(" · " + fmt(gettext("Hexes today: {moved} of {hexes}"), { moved: t.moved, hexes: t.hexes })));
     }
     travelState.appendChild(head);
     var where = node("p", "travel-where");
-    where.appendChild(document.createTextNode(L.position + ": "));
+    where.appendChild(document.createTextNode(gettext("Position") + ": "));
     var pos;
-    if (t.lost || !t.hex) pos = node("span", "travel-position unknown", L.unknown, { "data-position": "unknown" });
+    if (t.lost || !t.hex) pos = node("span", "travel-position unknown", gettext("unknown"), { "data-position": "unknown" });
     else {
       var cr = offset(t.hex);
-      pos = node("span", "travel-position", fmt(L.hex, { col: cr[0], row: cr[1] }), { "data-position": cr.join(",") });
+      pos = node("span", "travel-position", fmt(gettext("hex {col}, {row}"), { col: cr[0], row: cr[1] }), { "data-position": cr.join(",") });
     }
     where.appendChild(pos);
-    if (t.lost) where.appendChild(node("span", "badge warn travel-lost", L.lost));
-    if (t.arrived) where.appendChild(node("span", "badge ok", fmt(L.arrived, { place: t.arrived })));
+    if (t.lost) where.appendChild(node("span", "badge warn travel-lost", gettext("The party is lost")));
+    if (t.arrived) where.appendChild(node("span", "badge ok", fmt(gettext("Arrived at {place}"), { place: t.arrived })));
     travelState.appendChild(where);
     if (t.day > 0) {
       travelState.appendChild(node("p", "muted travel-thresholds",
-        fmt(L.thresholds, { travel: t.travel_threshold, rest: t.rest_threshold })));
+        fmt(gettext("Encounter threshold: {travel} on the road, {rest} at rest"), { travel: t.travel_threshold, rest: t.rest_threshold })));
     }
     var list = node("ul", "travel-roles");
     list.setAttribute("data-travel-roles", "");
@@ -172,16 +152,16 @@
       if (r.done) {
         var task = byKey(K.tasks, r.task);
         var result = task && r.tier ? tr(task.results[String(r.tier)]) : "";
-        li.appendChild(node("span", "travel-outcome", " · " + fmt(L.tier, { n: r.tier || "?" }) + (result ? " — " + result : ""), { "data-tier": String(r.tier || "") }));
+        li.appendChild(node("span", "travel-outcome", " · " + fmt(gettext("tier {n}"), { n: r.tier || "?" }) + (result ? " — " + result : ""), { "data-tier": String(r.tier || "") }));
       } else {
         var mine = myCharacter(r.name);
         if (mine && C.canPlay) {
-          li.appendChild(button(L.check, function () { return roleCheck(mine, r.task); }, "primary travel-check", { "data-travel-check": r.name }));
+          li.appendChild(button(gettext("Check"), function () { return roleCheck(mine, r.task); }, "primary travel-check", { "data-travel-check": r.name }));
         }
       }
       list.appendChild(li);
     });
-    if (!(t.roles || []).length && t.day > 0) travelState.appendChild(node("p", "muted", L.noRoles));
+    if (!(t.roles || []).length && t.day > 0) travelState.appendChild(node("p", "muted", gettext("No travel roles yet.")));
     travelState.appendChild(list);
     if ((t.prompts || []).length) {
       var prompts = node("ul", "travel-prompts");
@@ -211,7 +191,7 @@
     var outcome = data && data.outcome;
     if (outcome && outcome.text) choiceBox.appendChild(node("p", "travel-choice-text", character.name + ": " + tr(outcome.text)));
     if (!data || !data.pending_id || !outcome || !(outcome.options || []).length) return;
-    choiceBox.appendChild(node("span", "", L.chooseOne + " "));
+    choiceBox.appendChild(node("span", "", gettext("Choose:") + " "));
     outcome.options.forEach(function (o) {
       choiceBox.appendChild(button(tr(o), function () {
         var target = C.urls.choose.replace("{cid}", character.id).replace("{pid}", data.pending_id);
@@ -248,17 +228,17 @@
       if (!mineChar) return;
       var row = node("p", "miasma-choice", null, { "data-miasma-for": String(s.character_id) });
       row.appendChild(node("strong", "", s.name + ": "));
-      row.appendChild(document.createTextNode(L.miasmaChoice + " "));
+      row.appendChild(document.createTextNode(gettext("17+ on the Miasma save: clear your cruelty or lift another's save") + " "));
       var chosen = (miasma.choices || {})[String(s.character_id)];
       if (chosen !== undefined) {
-        row.appendChild(node("span", "badge ok", fmt(L.chosen, {
-          choice: chosen === "clear" ? L.clearCruelty : fmt(L.liftSave, { name: names[chosen] || "?" }),
+        row.appendChild(node("span", "badge ok", fmt(gettext("Chosen: {choice}"), {
+          choice: chosen === "clear" ? gettext("Clear my cruelty") : fmt(gettext("Lift {name}'s save"), { name: names[chosen] || "?" }),
         }), { "data-miasma-chosen": String(chosen) }));
       }
-      row.appendChild(button(L.clearCruelty, function () { return miasmaChoice(s.character_id, "clear"); }, "", { "data-miasma-clear": "" }));
+      row.appendChild(button(gettext("Clear my cruelty"), function () { return miasmaChoice(s.character_id, "clear"); }, "", { "data-miasma-clear": "" }));
       miasma.saves.forEach(function (o) {
         if (o.skipped || o.character_id === s.character_id) return;
-        row.appendChild(button(fmt(L.liftSave, { name: o.name }), function () { return miasmaChoice(s.character_id, o.character_id); }, "", { "data-miasma-lift": String(o.character_id) }));
+        row.appendChild(button(fmt(gettext("Lift {name}'s save"), { name: o.name }), function () { return miasmaChoice(s.character_id, o.character_id); }, "", { "data-miasma-lift": String(o.character_id) }));
       });
       box.appendChild(row);
     });
@@ -332,17 +312,17 @@
     travelSecret.textContent = "";
     var secret = data && data.referee_only;
     if (data && data.saves) {
-      travelSecret.appendChild(node("p", "", L.saves + ": " + data.saves.map(function (s) {
-        return s.name + " " + s.total + (s.tier ? " (" + fmt(L.tier, { n: s.tier }) + ")" : "");
+      travelSecret.appendChild(node("p", "", gettext("Miasma saves") + ": " + data.saves.map(function (s) {
+        return s.name + " " + s.total + (s.tier ? " (" + fmt(gettext("tier {n}"), { n: s.tier }) + ")" : "");
       }).join(", ")));
     }
     if (!secret) return;
     var box = node("p", "travel-secret-line");
-    box.appendChild(node("span", "badge warn", L.secret));
+    box.appendChild(node("span", "badge warn", gettext("Referee only")));
     if (secret.roll !== undefined && secret.threshold !== undefined) {
-      box.appendChild(document.createTextNode(" " + fmt(secret.encounter ? L.encounterYes : L.encounterNo, secret)));
+      box.appendChild(document.createTextNode(" " + fmt(secret.encounter ? gettext("Encounter check {roll} against {threshold}: an encounter!") : gettext("Encounter check {roll} against {threshold}: nothing."), secret)));
     }
-    if (secret.hex) box.appendChild(document.createTextNode(" " + fmt(L.driftTo, { col: secret.hex[0], row: secret.hex[1] })));
+    if (secret.hex) box.appendChild(document.createTextNode(" " + fmt(gettext("Truly at {col}, {row}"), { col: secret.hex[0], row: secret.hex[1] })));
     travelSecret.appendChild(box);
   }
 
@@ -354,19 +334,26 @@
     }).catch(fail);
   }
 
-  function buildTravelControls() {
-    if (!isReferee || !panel.querySelector("[data-travel-controls]")) return;
-    var pace = panel.querySelector("[data-travel-pace]");
-    K.paces.forEach(function (p) {
-      var o = node("option", "", tr(p)); o.value = p.key; if (p.key === "normal") o.selected = true; pace.appendChild(o);
-    });
-    var river = panel.querySelector("[data-travel-river]");
-    K.rivers.forEach(function (r) { var o = node("option", "", tr(r)); o.value = r.key; river.appendChild(o); });
+  /* A travel role, allies and help for each character (``C.characters``, which map.js keeps
+   * as a fresh page would list them). */
+  function buildTravelRoles() {
     var form = panel.querySelector("[data-travel-roles-form]");
+    if (!isReferee || !form) return;
+    // what the referee has picked so far survives a rebuild
+    var picked = Array.prototype.map.call(form.querySelectorAll("select, input"), function (field) {
+      var values = field.multiple
+        ? Array.prototype.map.call(field.selectedOptions, function (o) { return o.value; })
+        : [field.value];
+      return { name: field.getAttributeNames().filter(function (a) { return /-for$/.test(a); })[0],
+               id: field.getAttribute("data-role-for") || field.getAttribute("data-allies-for") ||
+                   field.getAttribute("data-helps-for") || field.getAttribute("data-quarry-for"),
+               values: values };
+    });
+    form.textContent = "";
     (C.characters || []).forEach(function (c) {
       var label = node("label", "travel-role-pick", c.name + " ");
       var select = node("select", "", null, { "data-role-for": String(c.id) });
-      var none = node("option", "", L.noTask); none.value = ""; select.appendChild(none);
+      var none = node("option", "", gettext("— no role —")); none.value = ""; select.appendChild(none);
       K.roles.forEach(function (role) {
         var group = node("optgroup"); group.label = tr(role);
         K.tasks.filter(function (t) { return t.role === role.key; }).forEach(function (t) {
@@ -375,21 +362,38 @@
         select.appendChild(group);
       });
       label.appendChild(select);
-      var allies = node("select", "travel-allies", null, { multiple: "", size: "2", "data-allies-for": String(c.id), "aria-label": L.allies + ": " + c.name, title: L.allies });
-      var helps = node("select", "travel-helps", null, { "data-helps-for": String(c.id), "aria-label": L.helps + ": " + c.name, title: L.helps });
-      var nobody = node("option", "", L.helpsNobody); nobody.value = ""; helps.appendChild(nobody);
+      var allies = node("select", "travel-allies", null, { multiple: "", size: "2", "data-allies-for": String(c.id), "aria-label": gettext("Allies") + ": " + c.name, title: gettext("Allies") });
+      var helps = node("select", "travel-helps", null, { "data-helps-for": String(c.id), "aria-label": gettext("Helps instead") + ": " + c.name, title: gettext("Helps instead") });
+      var nobody = node("option", "", gettext("— takes a role —")); nobody.value = ""; helps.appendChild(nobody);
       (C.characters || []).forEach(function (other) {
         if (other.id === c.id) return;
         var a = node("option", "", other.name); a.value = String(other.id); allies.appendChild(a);
         var h = node("option", "", other.name); h.value = String(other.id); helps.appendChild(h);
       });
-      label.appendChild(node("span", "muted", " " + L.allies + " "));
+      label.appendChild(node("span", "muted", " " + gettext("Allies") + " "));
       label.appendChild(allies);
-      label.appendChild(node("input", "travel-quarry", null, { "data-quarry-for": String(c.id), maxlength: "200", size: "10", placeholder: L.quarry, "aria-label": L.quarry + ": " + c.name }));
-      label.appendChild(node("span", "muted", " " + L.helps + " "));
+      label.appendChild(node("input", "travel-quarry", null, { "data-quarry-for": String(c.id), maxlength: "200", size: "10", placeholder: gettext("Quarry"), "aria-label": gettext("Quarry") + ": " + c.name }));
+      label.appendChild(node("span", "muted", " " + gettext("Helps instead") + " "));
       label.appendChild(helps);
       form.appendChild(label);
     });
+    picked.forEach(function (was) {
+      var field = form.querySelector("[" + was.name + "='" + was.id + "']");
+      if (!field) return;
+      if (!field.multiple) { field.value = was.values[0]; return; }
+      Array.prototype.forEach.call(field.options, function (o) { o.selected = was.values.indexOf(o.value) >= 0; });
+    });
+  }
+
+  function buildTravelControls() {
+    if (!isReferee || !panel.querySelector("[data-travel-controls]")) return;
+    var pace = panel.querySelector("[data-travel-pace]");
+    K.paces.forEach(function (p) {
+      var o = node("option", "", tr(p)); o.value = p.key; if (p.key === "normal") o.selected = true; pace.appendChild(o);
+    });
+    var river = panel.querySelector("[data-travel-river]");
+    K.rivers.forEach(function (r) { var o = node("option", "", tr(r)); o.value = r.key; river.appendChild(o); });
+    buildTravelRoles();
     var directions = panel.querySelector("[data-travel-directions]");
     K.directions.forEach(function (d) {
       directions.appendChild(button(tr(d), function () {
@@ -430,16 +434,16 @@
     panel.querySelectorAll("[data-combat-when]").forEach(function (part) {
       part.hidden = (part.getAttribute("data-combat-when") === "on") !== !!combat;
     });
+    fillSurprised();  // the tokens on the map, whether a fight is on or not
     if (!combat) {
-      combatState.appendChild(node("p", "muted", L.combatNone));
-      fillSurprised();
+      combatState.appendChild(node("p", "muted", gettext("No combat.")));
       return;
     }
     var head = node("p", "combat-summary");
-    head.appendChild(node("strong", "combat-round", combat.round ? fmt(L.round, { n: combat.round }) : L.noRound, { "data-round": String(combat.round) }));
+    head.appendChild(node("strong", "combat-round", combat.round ? fmt(gettext("Round {n}"), { n: combat.round }) : gettext("No round yet"), { "data-round": String(combat.round) }));
     if (combat.round) {
-      head.appendChild(document.createTextNode(" · " + fmt(L.first, { side: sideName(combat.first) }) + " (1d10 = " + combat.initiative_roll + ")"));
-      if (!combat.turn && combat.waiting) head.appendChild(document.createTextNode(" · " + fmt(L.waiting, { side: sideName(combat.waiting) })));
+      head.appendChild(document.createTextNode(" · " + fmt(gettext("Acting first: {side}"), { side: sideName(combat.first) }) + " (1d10 = " + combat.initiative_roll + ")"));
+      if (!combat.turn && combat.waiting) head.appendChild(document.createTextNode(" · " + fmt(gettext("Waiting to act: {side}"), { side: sideName(combat.waiting) })));
     }
     combatState.appendChild(head);
     var list = node("ul", "combatants");
@@ -447,28 +451,28 @@
       var li = node("li", "combatant side-" + c.side + (combat.current === c.id ? " current" : ""), null, { "data-combatant": c.id });
       li.appendChild(node("span", "name", c.name));
       var marks = [];
-      if (c.surprised) marks.push(L.surprised);
-      if (c.acted) marks.push(L.acted);
-      if (c.reaction_used) marks.push(L.reactionSpent);
-      if (c.taunted_by) marks.push(L.taunted);
-      if (c.readied) marks.push(L.readied);
-      if (c.grabbing) marks.push(fmt(L.grabbing, { name: nameOf(c.grabbing) }));
-      if (c.extra_now) marks.push(L.extraNow);
+      if (c.surprised) marks.push(gettext("surprised"));
+      if (c.acted) marks.push(gettext("has acted"));
+      if (c.reaction_used) marks.push(gettext("reaction spent"));
+      if (c.taunted_by) marks.push(gettext("taunted"));
+      if (c.readied) marks.push(gettext("readied"));
+      if (c.grabbing) marks.push(fmt(gettext("grabbing {name}"), { name: nameOf(c.grabbing) }));
+      if (c.extra_now) marks.push(gettext("extra action now"));
       if (marks.length) li.appendChild(node("small", "muted marks", " " + marks.join(", ")));
       li.setAttribute("data-reaction-used", c.reaction_used ? "1" : "0");
       if (mine(c) && C.canPlay) {
         if (!combat.turn && combat.round && !c.acted && !c.surprised && c.side === combat.waiting) {
-          li.appendChild(button(L.startTurn, function () { return combatStep("turn", { combatant: c.id }); }, "primary", { "data-combat-turn-start": c.id }));
+          li.appendChild(button(gettext("Start the turn"), function () { return combatStep("turn", { combatant: c.id }); }, "primary", { "data-combat-turn-start": c.id }));
         }
         if (!c.reaction_used && combat.round) {
-          li.appendChild(button(L.reaction, function () { return combatStep("spend", { combatant: c.id, cost: "reaction" }); }, "", { "data-combat-reaction": c.id }));
+          li.appendChild(button(gettext("Reaction"), function () { return combatStep("spend", { combatant: c.id, cost: "reaction" }); }, "", { "data-combat-reaction": c.id }));
         }
         if (c.readied && !c.reaction_used) {
-          li.appendChild(button(L.fire, function () { return combatStep("trigger", { combatant: c.id }); }, "", { "data-combat-trigger": c.id }));
+          li.appendChild(button(gettext("Trigger fired: act"), function () { return combatStep("trigger", { combatant: c.id }); }, "", { "data-combat-trigger": c.id }));
         }
       }
       if (isReferee && C.canPlay && combat.round) {
-        li.appendChild(button(L.extraAction, function () { return combatStep("extra_action", { combatant: c.id }); }, "", { "data-combat-extra": c.id }));
+        li.appendChild(button(gettext("Extra action"), function () { return combatStep("extra_action", { combatant: c.id }); }, "", { "data-combat-extra": c.id }));
       }
       list.appendChild(li);
     });
@@ -478,25 +482,25 @@
     var turn = combat.turn;
     if (!turn) return;
     if (turn.hidden) {
-      combatTurn.appendChild(node("p", "combat-current", L.hiddenTurn));
+      combatTurn.appendChild(node("p", "combat-current", gettext("The enemies act")));
       return;
     }
     var who = combat.combatants.filter(function (c) { return c.id === turn.combatant; })[0];
     var p = node("p", "combat-current");
-    p.appendChild(node("strong", "", fmt(L.turnOf, { name: who ? who.name : "?" })));
-    p.appendChild(document.createTextNode(" · " + fmt(L.spent, { m: turn.maneuvers, a: turn.actions })));
-    if (turn.left) p.appendChild(document.createTextNode(" · " + fmt(L.left, { m: turn.left.maneuvers, a: turn.left.actions })));
-    if (turn.move_left) p.appendChild(document.createTextNode(" · " + fmt(L.moveLeft, { n: turn.move_left })));
+    p.appendChild(node("strong", "", fmt(gettext("{name}'s turn"), { name: who ? who.name : "?" })));
+    p.appendChild(document.createTextNode(" · " + fmt(gettext("Spent: maneuvers {m}, actions {a}"), { m: turn.maneuvers, a: turn.actions })));
+    if (turn.left) p.appendChild(document.createTextNode(" · " + fmt(gettext("Left: maneuvers {m}, actions {a}"), { m: turn.left.maneuvers, a: turn.left.actions })));
+    if (turn.move_left) p.appendChild(document.createTextNode(" · " + fmt(gettext("{n} squares of the Move left"), { n: turn.move_left })));
     combatTurn.appendChild(p);
     if (mine(who) && C.canPlay) {
       var bar = node("div", "combat-actions");
       var left = turn.left || { maneuvers: 0, actions: 0 };
       if (left.maneuvers > 0) {
-        bar.appendChild(button(L.moveManeuver, function () { return combatStep("spend", { cost: "maneuver", move: true }); }, "", { "data-combat-spend": "move" }));
-        bar.appendChild(button(L.maneuver, function () { return combatStep("spend", { cost: "maneuver" }); }, "", { "data-combat-spend": "maneuver" }));
+        bar.appendChild(button(gettext("Move (maneuver)"), function () { return combatStep("spend", { cost: "maneuver", move: true }); }, "", { "data-combat-spend": "move" }));
+        bar.appendChild(button(gettext("Maneuver"), function () { return combatStep("spend", { cost: "maneuver" }); }, "", { "data-combat-spend": "maneuver" }));
       }
-      if (left.actions > 0) bar.appendChild(button(L.action, function () { return combatStep("spend", { cost: "action" }); }, "", { "data-combat-spend": "action" }));
-      bar.appendChild(button(L.endTurn, function () { return combatStep("end_turn"); }, "primary", { "data-combat-end-turn": "" }));
+      if (left.actions > 0) bar.appendChild(button(gettext("Action"), function () { return combatStep("spend", { cost: "action" }); }, "", { "data-combat-spend": "action" }));
+      bar.appendChild(button(gettext("End the turn"), function () { return combatStep("end_turn"); }, "primary", { "data-combat-end-turn": "" }));
       combatTurn.appendChild(bar);
       combatTurn.appendChild(turnOptions(who, left));
     }
@@ -511,22 +515,22 @@
   // sees, then taunt (an action), grab (a maneuver, rolled from the sheet) and ready.
   function turnOptions(who, left) {
     var bar = node("div", "combat-options", null, { "data-combat-options": who.id });
-    var target = node("select", "", null, { "data-combat-target": "", "aria-label": L.target });
+    var target = node("select", "", null, { "data-combat-target": "", "aria-label": gettext("Target") });
     combat.combatants.forEach(function (c) {
       if (c.id === who.id) return;
       var o = node("option", "", c.name); o.value = c.id; target.appendChild(o);
     });
-    bar.appendChild(node("span", "muted", L.target + " "));
+    bar.appendChild(node("span", "muted", gettext("Target") + " "));
     bar.appendChild(target);
     function tokenOf(cid) {
       var c = combat.combatants.filter(function (x) { return x.id === cid; })[0];
       return c ? c.token_id : null;
     }
     if (left.actions > 0) {
-      bar.appendChild(button(L.taunt, function () { return combatStep("taunt", { combatant: who.id, target: target.value }); }, "", { "data-combat-taunt": "" }));
+      bar.appendChild(button(gettext("Taunt"), function () { return combatStep("taunt", { combatant: who.id, target: target.value }); }, "", { "data-combat-taunt": "" }));
     }
     if (left.maneuvers > 0) {
-      bar.appendChild(button(L.grab, function () {
+      bar.appendChild(button(gettext("Grab"), function () {
         return stepCall("combat", "grab", { attacker: who.token_id, target: tokenOf(target.value) })
           .then(function (data) {
             if (data && data.combat !== undefined) setCombat(data.combat, 0);
@@ -535,14 +539,14 @@
       }, "", { "data-combat-grab": "" }));
     }
     if (who.grabbing) {
-      bar.appendChild(button(L.release, function () { return combatStep("release", { combatant: who.id }); }, "", { "data-combat-release": "" }));
+      bar.appendChild(button(gettext("Let go"), function () { return combatStep("release", { combatant: who.id }); }, "", { "data-combat-release": "" }));
     }
     if (left.actions > 0) {
-      var what = node("input", "", null, { "data-combat-ready-what": "", maxlength: "200", size: "10", placeholder: L.whatPlaceholder, "aria-label": L.whatPlaceholder });
-      var trigger = node("input", "", null, { "data-combat-ready-trigger": "", maxlength: "200", size: "14", placeholder: L.triggerPlaceholder, "aria-label": L.trigger });
+      var what = node("input", "", null, { "data-combat-ready-what": "", maxlength: "200", size: "10", placeholder: gettext("What (e.g. attack)"), "aria-label": gettext("What (e.g. attack)") });
+      var trigger = node("input", "", null, { "data-combat-ready-trigger": "", maxlength: "200", size: "14", placeholder: gettext("When… (the trigger)"), "aria-label": gettext("Trigger") });
       bar.appendChild(what);
       bar.appendChild(trigger);
-      bar.appendChild(button(L.ready, function () {
+      bar.appendChild(button(gettext("Ready an action"), function () {
         return combatStep("ready", { combatant: who.id, what: what.value, trigger: trigger.value });
       }, "", { "data-combat-ready": "" }));
     }
@@ -559,34 +563,34 @@
     }
     if (roller && roller === String(me.id) && combat.round_over && C.canPlay) {
       var box = node("p", "combat-initiative");
-      box.appendChild(button(L.rollInitiative, function () { return combatStep("initiative"); }, "primary", { "data-combat-initiative": "" }));
+      box.appendChild(button(gettext("Roll the initiative (1d10)"), function () { return combatStep("initiative"); }, "primary", { "data-combat-initiative": "" }));
       combatState.appendChild(box);
     }
   }
 
   // Joining a fight under way (L666): the referee any token, a player their own characters'.
   function renderJoin() {
-    if (!C.canPlay || !window.VTTMap) return;
+    if (!C.canPlay || !map) return;
     var inFight = {};
     combat.combatants.forEach(function (c) { if (c.token_id) inFight[c.token_id] = true; });
-    var tokens = window.VTTMap.tokens() || {};
+    var tokens = map.tokens() || {};
     var choices = Object.keys(tokens).filter(function (id) {
       var t = tokens[id];
       return !inFight[t.id] && (isReferee || (t.owner_id !== null && t.owner_id === me.id));
     });
     if (!choices.length) return;
     var box = node("p", "combat-join");
-    var select = node("select", "", null, { "data-combat-join-token": "", "aria-label": L.join });
+    var select = node("select", "", null, { "data-combat-join-token": "", "aria-label": gettext("Join the fight") });
     choices.forEach(function (id) { var o = node("option", "", tokens[id].name); o.value = String(tokens[id].id); select.appendChild(o); });
     box.appendChild(select);
-    box.appendChild(button(L.join, function () { return combatStep("join", { token: Number(select.value) }); }, "", { "data-combat-join": "" }));
+    box.appendChild(button(gettext("Join the fight"), function () { return combatStep("join", { token: Number(select.value) }); }, "", { "data-combat-join": "" }));
     combatState.appendChild(box);
   }
 
   function fillSurprised() {
     var select = panel.querySelector("[data-combat-surprised]");
-    if (!select || !window.VTTMap) return;
-    var tokens = window.VTTMap.tokens() || {};
+    if (!select || !map) return;
+    var tokens = map.tokens() || {};
     var chosen = {};
     Array.prototype.forEach.call(select.selectedOptions || [], function (o) { chosen[o.value] = true; });
     select.textContent = "";
@@ -622,9 +626,11 @@
   function reload() {
     var m = currentMap();
     layout();
-    if (!m) return;
-    if (m.kind === "square") {
+    if (m && m.kind === "square") {
       api("GET", url("combat")).then(function (data) { combat = data.combat; renderCombat(); }).catch(function () {});
+    } else {
+      combat = null;  // a fight belongs to its battle map: none on this one
+      renderCombat();
     }
   }
 
@@ -640,8 +646,14 @@
       var m = currentMap();
       if (m && p.map_id === m.id) setCombat(p.combat, ev.seq);
     } else if (ev.kind === "map.token" || ev.kind === "map.token.gone") {
-      if (!combat) setTimeout(fillSurprised, 50);
+      setTimeout(fillSurprised, 50);
     }
+  });
+
+  // The characters changed (a sheet created, renamed or deleted): map.js has the new list.
+  document.addEventListener("vtt:characters", function () {
+    C.characters = map.characters();
+    buildTravelRoles();
   });
 
   // map.js loads another map on its own (map.active); follow it when it has.
@@ -658,8 +670,14 @@
   renderTravel();
   renderMiasma();
   renderCombat();
-  window.VTTCrows = {
+  // Also window.VTTCrows, read by the browser tests (tests/e2e) through page.evaluate.
+  var crowsView = {
     travel: function () { return travel; },
     combat: function () { return combat; },
   };
-})();
+  window.VTTCrows = crowsView;
+  return crowsView;
+}
+
+/** The Crows panel (null on other maps). */
+export const crows = start();

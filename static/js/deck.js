@@ -6,21 +6,24 @@
  * a trait roll with the joker bonus applied, and the benny choice after it (keep / re-roll).
  * Tales: the battle record (surprise, tactics, side initiative, whose side acts).
  *
- * Loaded before table.js, which it extends: it registers the `tablestate` log renderer and
- * listens to the `vtt:event` DOM event.
+ * It registers the `tablestate` log renderer (lib/renderers.js; table.js imports this module)
+ * and listens to the `vtt:event` DOM event.
  * Writes are commands (deck.move, deck.choice, character.move; docs/table-protocol.md): over
  * the table's socket when it is connected, else by HTTP; events carry snapshots with a
  * version, and a snapshot older than the one shown is ignored.
  */
-(function () {
-  "use strict";
+import { request as apiRequest } from "./api.js";
+import { h } from "./lib/dom.js";
+import { fmt } from "./lib/format.js";
+import { gettext, localized as loc } from "./lib/i18n.js";
+import { renderers } from "./lib/renderers.js";
+import { toast } from "./lib/toast.js";
 
+function start() {
   var cfgNode = document.getElementById("tablestate-config");
   var panel = document.getElementById("tablestate");
   if (!cfgNode || !panel) return;
   var cfg = JSON.parse(cfgNode.textContent);
-  var L = cfg.labels;
-  var lang = cfg.lang;
   var body = document.getElementById("ts-body");
   var roundNode = document.getElementById("ts-round");
   var state = cfg.snapshot;
@@ -30,87 +33,20 @@
   var busy = new Set(); // writes in flight, by key: a second click waits for the first
   var ui = { picked: new Map(), groups: null, traits: {}, npc: "", pickerOpen: false, unaware: "party", tactician: "" };
 
-  var extension = (window.VTTTable = window.VTTTable || {});
-  extension.renderers = extension.renderers || {};
-
   // ---- helpers -------------------------------------------------------------------------------
-
-  function loc(obj) {
-    if (obj === null || obj === undefined) return "";
-    if (typeof obj !== "object") return String(obj);
-    return obj[lang] || obj.en || obj.ru || "";
-  }
-
-  function fmt(text, vars) {
-    return String(text).replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
-
-  function h(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (key) {
-      var value = attrs[key];
-      if (value === null || value === undefined || value === false) return;
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else if (key.indexOf("data-") === 0 || key.indexOf("aria-") === 0 ||
-               ["title", "role", "type", "for", "name", "placeholder", "maxlength"].indexOf(key) >= 0) {
-        node.setAttribute(key, value === true ? "" : value);
-      } else node[key] = value;
-    });
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
-  }
 
   function csrf() {
     var node = document.getElementById("table-config");
     try { return JSON.parse(node.textContent).csrf || ""; } catch (e) { return ""; }
   }
 
-  function toast(message) {
-    var node = document.getElementById("toast");
-    if (!node) return;
-    node.textContent = message;
-    node.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { node.hidden = true; }, 6000);
-  }
-
   /* An API call; `named` ({command, args}) sends a table action as a socket command over the
    * table page's socket (static/js/api.js, docs/table-protocol.md "Commands"), by HTTP when
    * the socket is down. */
   function request(method, url, data, named) {
-    if (window.VTTApi) {
-      var all = { csrf: csrf(), failed: L.failed };
-      if (named) { all.command = named.command; all.args = named.args; }
-      return window.VTTApi.request(method, url, data, all);
-    }
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": csrf() },
-    };
-    if (data !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(data);
-    }
-    return fetch(url, options).then(function (response) {
-      return response.text().then(function (text) {
-        var json = null;
-        try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
-        if (!response.ok) {
-          var error = new Error((json && json.detail) || L.failed);
-          error.status = response.status;
-          error.data = json;
-          throw error;
-        }
-        return json;
-      });
-    }, function () { throw new Error(L.failed); });
+    var all = { csrf: csrf() };
+    if (named) { all.command = named.command; all.args = named.args; }
+    return apiRequest(method, url, data, all);
   }
 
   // ---- state ---------------------------------------------------------------------------------
@@ -172,7 +108,7 @@
       setState(data, true);
     }, function (err) {
       if (err.status === 409 && err.data && err.data.code === "stale_version") {
-        toast(L.stale);
+        toast(gettext("The table changed meanwhile; it is up to date now."));
         refresh();
       } else toast(err.message);
     }).then(function () {
@@ -241,9 +177,9 @@
   function cardNode(entry) {
     var label = loc(entry.label);
     if (entry.joker) {
-      return h("span", { "class": "playing-card joker", title: label + " — " + L.jokerHint, "data-card": entry.card }, [
+      return h("span", { "class": "playing-card joker", title: label + " — " + gettext("acts at any point of the round, +2 to trait and damage rolls"), "data-card": entry.card }, [
         h("span", { "class": "card-rank", text: "★" }),
-        h("span", { "class": "card-joker", text: L.joker }),
+        h("span", { "class": "card-joker", text: gettext("Joker") }),
       ]);
     }
     return h("span", {
@@ -258,14 +194,14 @@
     for (var i = 0; i < Math.min(count, 6); i += 1) chips.push(h("span", { "class": "benny", "aria-hidden": "true" }));
     return h("span", {
       "class": "bennies", "data-bennies": String(count),
-      title: name ? fmt(L.benniesOf, { name: name, n: count }) : L.bennies,
+      title: name ? fmt(gettext("{name}: {n} bennies"), { name: name, n: count }) : gettext("Bennies"),
     }, [h("span", { "class": "benny-chips" }, chips), h("b", { "class": "benny-count", text: String(count) })]);
   }
 
   // ---- rendering: Savage Worlds --------------------------------------------------------------
 
   function renderSavage() {
-    roundNode.textContent = state.combat && state.round ? fmt(L.round, { n: state.round }) : "";
+    roundNode.textContent = state.combat && state.round ? fmt(gettext("Round {n}"), { n: state.round }) : "";
     panel.setAttribute("data-combat", state.combat ? "1" : "0");
     panel.setAttribute("data-version", String(state.version));
     body.appendChild(statusLine());
@@ -277,39 +213,39 @@
   }
 
   function statusLine() {
-    var pool = h("span", { "class": "pool", title: L.pool }, [
-      h("span", { "class": "pool-label", text: L.pool + ": " }),
+    var pool = h("span", { "class": "pool", title: gettext("GM's pool") }, [
+      h("span", { "class": "pool-label", text: gettext("GM's pool") + ": " }),
       h("b", { "class": "pool-count", "data-pool": String(state.pool), text: String(state.pool) }),
     ]);
     var line = h("div", { "class": "ts-status" }, [pool]);
     if (referee && canPlay) {
-      line.appendChild(button("−", { title: L.minus, "aria-label": L.minus, "class": "small icon", "data-key": "pool-minus", disabled: state.pool <= 0 },
+      line.appendChild(button("−", { title: gettext("Take a benny from the pool"), "aria-label": gettext("Take a benny from the pool"), "class": "small icon", "data-key": "pool-minus", disabled: state.pool <= 0 },
         function (b) { tableMove("adjust_pool", { delta: -1 }, b); }));
-      line.appendChild(button("+", { title: L.plus, "aria-label": L.plus, "class": "small icon", "data-key": "pool-plus" },
+      line.appendChild(button("+", { title: gettext("Add a benny to the pool"), "aria-label": gettext("Add a benny to the pool"), "class": "small icon", "data-key": "pool-plus" },
         function (b) { tableMove("adjust_pool", { delta: 1 }, b); }));
     }
-    if (state.session) line.appendChild(h("span", { "class": "badge session-on", text: L.sessionOn }));
+    if (state.session) line.appendChild(h("span", { "class": "badge session-on", text: gettext("session running") }));
     if (state.combat && state.shuffle_due && state.round) {
-      line.appendChild(h("span", { "class": "badge shuffle-note", text: state.joker_round ? L.shuffleNext : L.shuffleDue }));
+      line.appendChild(h("span", { "class": "badge shuffle-note", text: state.joker_round ? gettext("A joker came up: the deck is shuffled before the next deal.") : gettext("The deck is shuffled before the next deal.") }));
     }
     return line;
   }
 
   function refereeControls() {
-    var session = h("div", { "class": "ts-controls", role: "group", "aria-label": L.session }, [
-      state.session ? button(L.endSession, { "data-key": "end-session", "data-action": "end_session" }, function (b) {
-        if (confirmed(L.endSessionConfirm)) tableMove("end_session", {}, b);
-      }) : button(L.startSession, { "data-key": "start-session", "data-action": "start_session" }, function (b) {
-        if (confirmed(L.startSessionConfirm)) tableMove("start_session", {}, b);
+    var session = h("div", { "class": "ts-controls", role: "group", "aria-label": gettext("Session") }, [
+      state.session ? button(gettext("End session"), { "data-key": "end-session", "data-action": "end_session" }, function (b) {
+        if (confirmed(gettext("End the session? Every unused benny is lost."))) tableMove("end_session", {}, b);
+      }) : button(gettext("Start session"), { "data-key": "start-session", "data-action": "start_session" }, function (b) {
+        if (confirmed(gettext("Start a session? Players get 3 bennies each, GM wild cards 2, the pool one per player character."))) tableMove("start_session", {}, b);
       }),
     ]);
-    var fight = h("div", { "class": "ts-controls", role: "group", "aria-label": L.deck }, [
-      state.combat ? null : button(L.startCombat, { "class": "small primary", "data-key": "start-combat", "data-action": "start_combat" },
+    var fight = h("div", { "class": "ts-controls", role: "group", "aria-label": gettext("Action deck") }, [
+      state.combat ? null : button(gettext("Start a fight"), { "class": "small primary", "data-key": "start-combat", "data-action": "start_combat" },
         function (b) { tableMove("start_combat", {}, b); }),
-      state.combat ? button(L.deal, { "class": "small primary", "data-key": "deal", "data-action": "deal_round" },
+      state.combat ? button(gettext("Deal the round"), { "class": "small primary", "data-key": "deal", "data-action": "deal_round" },
         function (b) { tableMove("deal_round", { participants: selectedParticipants() }, b); }) : null,
-      state.combat ? button(L.endCombat, { "data-key": "end-combat", "data-action": "end_combat" }, function (b) {
-        if (confirmed(L.endCombatConfirm)) tableMove("end_combat", {}, b);
+      state.combat ? button(gettext("End the fight"), { "data-key": "end-combat", "data-action": "end_combat" }, function (b) {
+        if (confirmed(gettext("End the fight? The cards go back to the deck."))) tableMove("end_combat", {}, b);
       }) : null,
     ]);
     return h("div", { "class": "ts-referee" }, [session, fight]);
@@ -318,16 +254,16 @@
   function orderBlock() {
     var wrap = h("div", { "class": "ts-order" });
     if (!state.combat) {
-      wrap.appendChild(h("p", { "class": "muted ts-note", text: L.noFight }));
+      wrap.appendChild(h("p", { "class": "muted ts-note", text: gettext("No fight is going on.") }));
       wrap.appendChild(participantList());
       return wrap;
     }
     if (!state.order.length) {
-      wrap.appendChild(h("p", { "class": "muted ts-note", text: L.notDealt }));
+      wrap.appendChild(h("p", { "class": "muted ts-note", text: gettext("Cards are not dealt yet.") }));
       wrap.appendChild(participantList());
       return wrap;
     }
-    var list = h("ol", { "class": "deck-order", "aria-label": L.order });
+    var list = h("ol", { "class": "deck-order", "aria-label": gettext("Turn order") });
     state.order.forEach(function (entry) {
       var mine = entry.character_id && (mineById(entry.character_id) && (!referee || entry.owner_id === cfg.me));
       var count = entry.character_id ? bennies(entry.character_id) : null;
@@ -341,11 +277,11 @@
         cardNode(entry),
         h("span", { "class": "deck-name" }, [
           h("span", { "class": "deck-name-text", text: entry.name }),
-          mine ? h("small", { "class": "yours", text: L.yours }) : null,
-          entry.hidden ? h("small", { "class": "hidden-note", text: L.hidden }) : null,
-          entry.joker ? h("small", { "class": "joker-hint", text: L.jokerHint }) : null,
+          mine ? h("small", { "class": "yours", text: gettext("yours") }) : null,
+          entry.hidden ? h("small", { "class": "hidden-note", text: gettext("hidden") }) : null,
+          entry.joker ? h("small", { "class": "joker-hint", text: gettext("acts at any point of the round, +2 to trait and damage rolls") }) : null,
         ]),
-        entry.joker ? h("span", { "class": "joker-bonus", title: L.jokerHint, text: "+" + entry.bonus }) : null,
+        entry.joker ? h("span", { "class": "joker-bonus", title: gettext("acts at any point of the round, +2 to trait and damage rolls"), text: "+" + entry.bonus }) : null,
         benniesNode(count, entry.name),
       ]);
       list.appendChild(li);
@@ -356,12 +292,12 @@
 
   function participantList() {
     var people = state.participants || [];
-    if (!people.length) return h("p", { "class": "muted", text: L.noParticipants });
-    var list = h("ul", { "class": "ts-participants", "aria-label": L.participants });
+    if (!people.length) return h("p", { "class": "muted", text: gettext("No characters in this campaign yet.") });
+    var list = h("ul", { "class": "ts-participants", "aria-label": gettext("Participants") });
     people.forEach(function (p) {
       list.appendChild(h("li", { "class": "ts-participant" + (p.hidden ? " is-hidden" : ""), "data-character": String(p.character_id) }, [
         h("span", { "class": "deck-name-text", text: p.name }),
-        p.hidden ? h("small", { "class": "hidden-note", text: L.hidden }) : null,
+        p.hidden ? h("small", { "class": "hidden-note", text: gettext("hidden") }) : null,
         benniesNode(bennies(p.character_id), p.name),
       ]));
     });
@@ -373,12 +309,13 @@
     if (!mine.length || !canPlay) return null;
     var wrap = h("div", { "class": "ts-mine" });
     if (referee) {
-      if (!ui.npc || !mineById(Number(ui.npc))) ui.npc = String(mine[0].character_id);
-      var npc = mineById(Number(ui.npc));
-      var select = h("select", { "class": "ts-npc", "aria-label": L.rollFor, "data-key": "npc-select" });
+      // the referee's pick while it exists, else the first (as a fresh page shows it)
+      var shown = ui.npc && mineById(Number(ui.npc)) ? ui.npc : String(mine[0].character_id);
+      var npc = mineById(Number(shown));
+      var select = h("select", { "class": "ts-npc", "aria-label": gettext("Roll for"), "data-key": "npc-select" });
       mine.forEach(function (m) {
         var option = h("option", { value: String(m.character_id), text: m.name });
-        if (String(m.character_id) === ui.npc) option.selected = true;
+        if (String(m.character_id) === shown) option.selected = true;
         select.appendChild(option);
       });
       select.addEventListener("change", function () { ui.npc = select.value; render(); });
@@ -393,9 +330,9 @@
       var card = h("div", { "class": "mine-char", "data-character": String(m.character_id) }, [
         h("div", { "class": "mine-head" }, [
           h("b", { "class": "mine-name", text: m.name }),
-          h("span", { "class": "muted", text: L.bennies + ":" }),
+          h("span", { "class": "muted", text: gettext("Bennies") + ":" }),
           benniesNode(m.bennies, m.name),
-          m.joker ? h("span", { "class": "joker-bonus", title: L.jokerApplied, text: "+2" }) : null,
+          m.joker ? h("span", { "class": "joker-bonus", title: gettext("+2 from the joker"), text: "+2" }) : null,
         ]),
         rollForm(m),
       ]);
@@ -407,10 +344,10 @@
 
   function rollForm(character) {
     var id = character.character_id;
-    var select = h("select", { "class": "ts-trait", "aria-label": L.trait, "data-key": "trait-" + id });
+    var select = h("select", { "class": "ts-trait", "aria-label": gettext("Trait"), "data-key": "trait-" + id });
     var attrs = h("optgroup", { label: "—" });
     var skills = h("optgroup", { label: "—" });
-    attrs.label = L.trait;
+    attrs.label = gettext("Trait");
     skills.label = "⋯";
     character.traits.forEach(function (t) {
       var option = h("option", { value: t.key, text: loc(t) + " " + t.die });
@@ -420,7 +357,7 @@
     select.appendChild(attrs);
     if (skills.children.length) select.appendChild(skills);
     select.addEventListener("change", function () { ui.traits[id] = select.value; });
-    var go = h("button", { type: "submit", "class": "small primary", text: L.roll, "data-key": "roll-" + id });
+    var go = h("button", { type: "submit", "class": "small primary", text: gettext("Roll"), "data-key": "roll-" + id });
     var form = h("form", { "class": "ts-roll" }, [select, go]);
     form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -432,7 +369,7 @@
 
   function pendingNodes(character) {
     return (character.pending || []).map(function (p) {
-      var row = h("div", { "class": "ts-pending", "data-pending": String(p.id), role: "group", "aria-label": L.waiting }, [
+      var row = h("div", { "class": "ts-pending", "data-pending": String(p.id), role: "group", "aria-label": gettext("Waiting for a choice") }, [
         h("div", { "class": "pending-text" }, [
           referee ? h("b", { text: character.name + ": " }) : null,
           p.faces && p.faces.length ? facesNode(p.faces, null) : null,
@@ -446,7 +383,7 @@
           "class": "small" + (spends ? " primary" : ""),
           "data-choice": o.key,
           "data-key": "choice-" + p.id + "-" + o.key,
-          title: spends ? L.rerollCost : null,
+          title: spends ? gettext("costs a benny") : null,
         }, function (b) { choose(character.character_id, p.id, o.key, b); }));
       });
       row.appendChild(buttons);
@@ -467,37 +404,37 @@
     var details = h("details", { "class": "ts-picker" });
     details.open = ui.pickerOpen;
     details.addEventListener("toggle", function () { ui.pickerOpen = details.open; });
-    details.appendChild(h("summary", { text: L.who + " (" + count + ")" }));
+    details.appendChild(h("summary", { text: gettext("Who is dealt in") + " (" + count + ")" }));
     var list = h("ul", { "class": "picker-list" });
     people.forEach(function (p) {
       var box = h("input", { type: "checkbox", "data-pid": p.id, "data-key": "pick-" + p.id });
       box.checked = isPicked(p);
       box.addEventListener("change", function () {
         ui.picked.set(p.id, box.checked);
-        details.querySelector("summary").textContent = L.who + " (" + (list.querySelectorAll("input:checked").length + ui.groups.length) + ")";
+        details.querySelector("summary").textContent = gettext("Who is dealt in") + " (" + (list.querySelectorAll("input:checked").length + ui.groups.length) + ")";
       });
       list.appendChild(h("li", {}, [h("label", { "class": "check" }, [
         box, " ", p.name,
-        p.hidden ? h("small", { "class": "hidden-note", text: " " + L.hidden }) : null,
+        p.hidden ? h("small", { "class": "hidden-note", text: " " + gettext("hidden") }) : null,
       ])]));
     });
     ui.groups.forEach(function (g, i) {
       list.appendChild(h("li", { "class": "picker-group" }, [
         h("span", { text: g.name }),
-        g.hidden ? h("small", { "class": "hidden-note", text: " " + L.groupHidden }) : null,
-        button("✕", { "class": "small icon danger", title: L.remove, "aria-label": L.remove + ": " + g.name }, function () {
+        g.hidden ? h("small", { "class": "hidden-note", text: " " + gettext("hidden from players") }) : null,
+        button("✕", { "class": "small icon danger", title: gettext("Remove"), "aria-label": gettext("Remove") + ": " + g.name }, function () {
           ui.groups.splice(i, 1);
           render();
         }),
       ]));
     });
     details.appendChild(list);
-    var name = h("input", { name: "group", maxlength: 50, placeholder: L.addGroup, "aria-label": L.addGroup, "data-key": "group-name" });
+    var name = h("input", { name: "group", maxlength: 50, placeholder: gettext("Group of extras (one card)"), "aria-label": gettext("Group of extras (one card)"), "data-key": "group-name" });
     var hidden = h("input", { type: "checkbox", name: "hidden" });
     var form = h("form", { "class": "picker-add" }, [
       name,
-      h("label", { "class": "check" }, [hidden, " " + L.hidden]),
-      h("button", { type: "submit", "class": "small", text: L.add }),
+      h("label", { "class": "check" }, [hidden, " " + gettext("hidden")]),
+      h("button", { type: "submit", "class": "small", text: gettext("Add") }),
     ]);
     form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -532,23 +469,23 @@
 
   function renderTales() {
     var b = state.battle;
-    roundNode.textContent = b.phase === "rounds" && b.round ? fmt(L.round, { n: b.round }) : "";
+    roundNode.textContent = b.phase === "rounds" && b.round ? fmt(gettext("Round {n}"), { n: b.round }) : "";
     panel.setAttribute("data-phase", b.phase);
     panel.setAttribute("data-version", String(state.version));
     var status = h("div", { "class": "ts-status" }, [
-      h("span", { "class": "badge phase" }, [L.phase + ": ", h("b", { text: loc((cfg.phases || {})[b.phase]) || b.phase })]),
+      h("span", { "class": "badge phase" }, [gettext("Phase") + ": ", h("b", { text: loc((cfg.phases || {})[b.phase]) || b.phase })]),
     ]);
     if (b.phase === "rounds" && b.current) {
-      status.appendChild(h("span", { "class": "badge acting", "data-side": b.current, text: fmt(L.acting, { side: sideName(b.current) }) }));
+      status.appendChild(h("span", { "class": "badge acting", "data-side": b.current, text: fmt(gettext("Acting now: {side}"), { side: sideName(b.current) }) }));
     }
     body.appendChild(status);
     var facts = [];
-    if (b.surprise_roll) facts.push(L.surprise + ": d6 = " + b.surprise_roll + (b.unaware ? " (" + L.unaware + ": " + sideName(b.unaware) + ")" : ""));
+    if (b.surprise_roll) facts.push(gettext("Surprise") + ": d6 = " + b.surprise_roll + (b.unaware ? " (" + gettext("Caught unaware") + ": " + sideName(b.unaware) + ")" : ""));
     if (b.initiative && b.initiative.party !== null && b.initiative.party !== undefined) {
-      facts.push(L.initiative + ": " + sideName("party") + " " + b.initiative.party + " · " + sideName("enemies") + " " + b.initiative.enemies);
+      facts.push(gettext("Initiative") + ": " + sideName("party") + " " + b.initiative.party + " · " + sideName("enemies") + " " + b.initiative.enemies);
     }
-    if (b.first) facts.push(fmt(L.first, { side: sideName(b.first) }));
-    if (b.tactics_tried) facts.push(L.tacticsTried);
+    if (b.first) facts.push(fmt(gettext("First: {side}"), { side: sideName(b.first) }));
+    if (b.tactics_tried) facts.push(gettext("Tactics was tried in this battle."));
     if (facts.length) body.appendChild(h("ul", { "class": "ts-facts" }, facts.map(function (f) { return h("li", { text: f }); })));
     var sides = h("div", { "class": "ts-sides" });
     ["party", "enemies"].forEach(function (key) {
@@ -557,7 +494,7 @@
         h("h3", { text: sideName(key) }),
         h("ul", {}, list.length ? list.map(function (p) {
           return h("li", { "class": (p.dead ? "is-dead" : "") + (p.hidden ? " is-hidden" : "") }, [
-            p.name, p.hidden ? h("small", { "class": "hidden-note", text: " " + L.hidden }) : null,
+            p.name, p.hidden ? h("small", { "class": "hidden-note", text: " " + gettext("hidden") }) : null,
           ]);
         }) : [h("li", { "class": "muted", text: "—" })]),
       ]));
@@ -571,14 +508,14 @@
   }
 
   function tacticsForm(tacticians) {
-    var select = h("select", { "aria-label": L.tactics, "data-key": "tactician" });
+    var select = h("select", { "aria-label": gettext("Tactics"), "data-key": "tactician" });
     tacticians.forEach(function (m) {
-      var option = h("option", { value: String(m.character_id), text: m.name + " (" + L.tactics + " " + m.tactics + ")" });
+      var option = h("option", { value: String(m.character_id), text: m.name + " (" + gettext("Tactics") + " " + m.tactics + ")" });
       if (ui.tactician === String(m.character_id)) option.selected = true;
       select.appendChild(option);
     });
     select.addEventListener("change", function () { ui.tactician = select.value; });
-    var go = h("button", { type: "submit", "class": "small", text: L.tacticsRoll, "data-action": "tactics" });
+    var go = h("button", { type: "submit", "class": "small", text: gettext("Use Tactics"), "data-action": "tactics" });
     var form = h("form", { "class": "ts-roll ts-tactics" }, [select, go]);
     form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -588,27 +525,27 @@
   }
 
   function battleControls(b) {
-    var group = h("div", { "class": "ts-controls", role: "group", "aria-label": L.battle });
+    var group = h("div", { "class": "ts-controls", role: "group", "aria-label": gettext("Battle") });
     if (b.phase === "start") {
-      var unaware = h("select", { "aria-label": L.unaware, "data-key": "unaware" });
+      var unaware = h("select", { "aria-label": gettext("Caught unaware"), "data-key": "unaware" });
       ["party", "enemies"].forEach(function (key) {
-        var option = h("option", { value: key, text: L.unaware + ": " + sideName(key) });
+        var option = h("option", { value: key, text: gettext("Caught unaware") + ": " + sideName(key) });
         if (ui.unaware === key) option.selected = true;
         unaware.appendChild(option);
       });
       unaware.addEventListener("change", function () { ui.unaware = unaware.value; });
       group.appendChild(h("span", { "class": "ts-inline" }, [
         unaware,
-        button(L.surpriseRoll, { "data-action": "surprise" }, function (btn) { tableMove("surprise", { unaware: unaware.value }, btn); }),
+        button(gettext("Roll surprise (d6)"), { "data-action": "surprise" }, function (btn) { tableMove("surprise", { unaware: unaware.value }, btn); }),
       ]));
     }
     if (b.phase !== "rounds") {
-      group.appendChild(button(L.initiativeRoll, { "class": "small primary", "data-action": "initiative" }, function (btn) { tableMove("initiative", {}, btn); }));
+      group.appendChild(button(gettext("Roll initiative (d10 each side)"), { "class": "small primary", "data-action": "initiative" }, function (btn) { tableMove("initiative", {}, btn); }));
     } else {
-      group.appendChild(button(L.nextSide + " ▶", { "class": "small primary", "data-action": "next_side" }, function (btn) { tableMove("next_side", {}, btn); }));
+      group.appendChild(button(gettext("Next side") + " ▶", { "class": "small primary", "data-action": "next_side" }, function (btn) { tableMove("next_side", {}, btn); }));
     }
-    group.appendChild(button(L.resetBattle, { "data-action": "reset_battle" }, function (btn) {
-      if (confirmed(L.resetBattleConfirm)) tableMove("reset_battle", {}, btn);
+    group.appendChild(button(gettext("New battle"), { "data-action": "reset_battle" }, function (btn) {
+      if (confirmed(gettext("Start a new battle? The initiative is rolled again."))) tableMove("reset_battle", {}, btn);
     }));
     return group;
   }
@@ -618,26 +555,26 @@
   function logText(p) {
     var d = p.data || {};
     switch (p.action) {
-      case "start_session": return fmt(L.logStartSession, { pool: d.pool });
-      case "end_session": return L.logEndSession;
-      case "start_combat": return L.logStartCombat;
-      case "deal_round": return fmt(L.logDeal, { n: d.round });
-      case "end_combat": return L.logEndCombat;
-      case "adjust_pool": return fmt(L.logPool, { pool: d.pool });
+      case "start_session": return fmt(gettext("Session starts: players get 3 bennies each, the GM's pool holds {pool}."), { pool: d.pool });
+      case "end_session": return gettext("Session over: unused bennies are lost.");
+      case "start_combat": return gettext("The fight begins: the action deck is shuffled.");
+      case "deal_round": return fmt(gettext("Round {n}: cards dealt."), { n: d.round });
+      case "end_combat": return gettext("The fight is over.");
+      case "adjust_pool": return fmt(gettext("GM's pool: {pool}."), { pool: d.pool });
       case "benny":
-        if (d.purpose === "soak") return fmt(d.source === "pool" ? L.logSoakPool : L.logSoak, { name: d.name });
-        if (d.purpose === "spend") return fmt(d.source === "pool" ? L.logSpendPool : L.logSpend, { name: d.name });
-        return fmt(d.source === "pool" ? L.logRerollPool : L.logReroll, { name: d.name });
+        if (d.purpose === "soak") return fmt(d.source === "pool" ? gettext("{name}: a benny from the GM's pool spent on a soak roll.") : gettext("{name}: a benny spent on a soak roll."), { name: d.name });
+        if (d.purpose === "spend") return fmt(d.source === "pool" ? gettext("{name}: a benny from the GM's pool spent.") : gettext("{name}: a benny spent."), { name: d.name });
+        return fmt(d.source === "pool" ? gettext("{name}: a benny from the GM's pool spent on a re-roll.") : gettext("{name}: a benny spent on a re-roll."), { name: d.name });
       case "injury":
-        return fmt(L.logInjury, {
+        return fmt(gettext("{name}: Injury Table — {result} ({change}), {duration}."), {
           name: d.name,
           result: loc(d.label || {}),
           change: loc(d.change || {}),
           duration: loc(d.duration_label || {}).toLowerCase(),
         });
-      case "reset_battle": return L.logResetBattle;
+      case "reset_battle": return gettext("A new battle.");
       case "next_side":
-        return fmt(L.logNextSide, { n: p.snapshot.battle.round, side: sideName(p.snapshot.battle.current) });
+        return fmt(gettext("Round {n}: {side} act."), { n: p.snapshot.battle.round, side: sideName(p.snapshot.battle.current) });
       default: return p.outcome ? loc(p.outcome.text) : p.action;
     }
   }
@@ -661,7 +598,7 @@
       var injuryFaces = (p.data.faces || []).slice();
       if (p.data.sub_face) injuryFaces.push(p.data.sub_face);
       var injuryLine = h("div", { "class": "roll-line ts-log-roll" }, [facesNode(injuryFaces, 6)]);
-      if (p.data.called) injuryLine.appendChild(h("span", { "class": "muted", text: " " + L.logInjuryCalled }));
+      if (p.data.called) injuryLine.appendChild(h("span", { "class": "muted", text: " " + gettext("a called shot") }));
       li.appendChild(injuryLine);
     }
     if (p.action === "deal_round" && p.snapshot) {
@@ -671,9 +608,9 @@
       });
       li.appendChild(cards);
       var notes = [];
-      if (p.data && p.data.shuffled) notes.push(L.logShuffled);
-      if (p.data && p.data.joker) notes.push(L.logJoker);
-      if (p.data && p.data.joker_bennies) notes.push(L.logJokerBennies);
+      if (p.data && p.data.shuffled) notes.push(gettext("The deck was shuffled first."));
+      if (p.data && p.data.joker) notes.push(gettext("Joker! The deck is shuffled before the next deal."));
+      if (p.data && p.data.joker_bennies) notes.push(gettext("A joker: every player and GM wild card gets a benny."));
       if (notes.length) li.appendChild(h("div", { "class": "ts-log-note", text: notes.join(" ") }));
     }
     if (p.outcome && p.outcome.faces && p.outcome.faces.length) {
@@ -694,7 +631,7 @@
   // `move` events have their renderer in moves.js (with the choice buttons in the log); this
   // panel offers the same Savage Worlds choices next to the character, through the table's
   // endpoint, which also takes pool bennies off the table and logs the spend.
-  extension.renderers.tablestate = renderTableState;
+  renderers.tablestate = renderTableState;
 
   document.addEventListener("vtt:event", function (e) {
     if (!live) return;
@@ -703,7 +640,9 @@
     if (ev.kind === "character.created" || ev.kind === "character.deleted") refresh();
     else if ((ev.kind === "move" || ev.kind === "character.updated") && characterIds()[p.character_id]) refresh();
   });
-  document.addEventListener("DOMContentLoaded", function () { live = true; });
+  document.addEventListener("vtt:live", function () { live = true; });
 
   render();
-})();
+}
+
+start();

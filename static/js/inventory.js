@@ -1,4 +1,4 @@
-/* The Crows inventory slot board (templates/inventory/board.html).
+/* The Crows inventory slot board (vtt/rulesets/crows/templates/crows/inventory.html).
  *
  * The server knows the rules: every drop is a character action, the `character.move` command
  * (POST /api/characters/<id>/moves/<action>/ {params}), sent over the table socket (socket.js)
@@ -14,14 +14,43 @@
  * Other browsers on this board follow `character.updated` events for this character over the
  * table socket and fetch the sheet when its version moves past theirs.
  */
-(function () {
-  "use strict";
+import { request as apiRequest, useSocket } from "./api.js";
+import { h } from "./lib/dom.js";
+import { fmt } from "./lib/format.js";
+import { gettext, pgettext } from "./lib/i18n.js";
+import { connect as connectSocket } from "./socket.js";
 
+// The slot areas (systems/crows/inventory.py), by key.
+const AREA_NAMES = {
+  hands: gettext("Hand slots"),
+  belt: gettext("Belt slots"),
+  backpack: gettext("Backpack slots"),
+};
+
+// The six magic item slots; "Waist" and "Arms" must not read like the belt and hand slots.
+const MAGIC_SLOT_NAMES = {
+  head: pgettext("magic item slot", "Head"),
+  neck: pgettext("magic item slot", "Neck"),
+  waist: pgettext("magic item slot", "Waist"),
+  arms: pgettext("magic item slot", "Arms"),
+  finger: pgettext("magic item slot", "Finger"),
+  feet: pgettext("magic item slot", "Feet"),
+};
+
+// Wear-dice keywords, by key.
+const WEAR_KEYWORD_NAMES = {
+  useless: pgettext("wear keyword", "Useless"),
+  refuel: pgettext("wear keyword", "Refuel"),
+  rest: pgettext("wear keyword", "Rest"),
+  activation: pgettext("wear keyword", "Activation"),
+  dungeon_turn: pgettext("wear keyword", "Dungeon turn"),
+};
+
+function start() {
   var root = document.getElementById("inventory");
   var configNode = document.getElementById("inventory-config");
-  if (!root || !configNode) return;
+  if (!root || !configNode) return null;
   var config = JSON.parse(configNode.textContent);
-  var L = config.labels;
   var editable = !!config.editable;
   var characterId = config.character.id;
 
@@ -30,11 +59,10 @@
   var MOUSE_SLOP = 4;    // px before a mouse press becomes a drag
 
   var AREAS = {};
-  config.areas.forEach(function (a) { AREAS[a.key] = a; });
-  var MAGIC = {};
-  config.magicSlots.forEach(function (m) { MAGIC[m.key] = m.label; });
-  var KEYWORDS = {};
-  config.wearKeywords.forEach(function (k) { KEYWORDS[k.key] = k.label; });
+  config.areas.forEach(function (a) { a.label = AREA_NAMES[a.key] || a.key; AREAS[a.key] = a; });
+  var MAGIC = MAGIC_SLOT_NAMES;
+  var magicSlots = config.magicSlots.map(function (key) { return { key: key, label: MAGIC[key] || key }; });
+  var KEYWORDS = WEAR_KEYWORD_NAMES;
 
   var state = {
     character: config.character,
@@ -49,34 +77,6 @@
   };
 
   // ---- helpers -------------------------------------------------------------------------------
-
-  function h(tag, attrs, children) {
-    var node = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (key) {
-        var value = attrs[key];
-        if (value === null || value === undefined || value === false) return;
-        if (key === "class") node.className = value;
-        else if (key === "text") node.textContent = value;
-        else if (key === "style") node.setAttribute("style", value);
-        else if (key.indexOf("data-") === 0 || key.indexOf("aria-") === 0 || key === "role" ||
-                 key === "title" || key === "type" || key === "tabindex") {
-          node.setAttribute(key, value === true ? "" : String(value));
-        } else node[key] = value;
-      });
-    }
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
-  }
-
-  function fmt(text, vars) {
-    return text.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
 
   function inv() { return state.character.state.inventory; }
   function sheet() { return state.character.state; }
@@ -197,9 +197,9 @@
   /* options.command/args name the table command (docs/table-protocol.md, "Commands"): sent
    * over the page's socket when it is connected, else by HTTP, with an idempotency key. */
   function request(method, url, body, options) {
-    var all = { csrf: config.csrf, failed: L.failed };
+    var all = { csrf: config.csrf };
     if (options) { all.command = options.command; all.args = options.args; }
-    return window.VTTApi.request(method, url, body, all);
+    return apiRequest(method, url, body, all);
   }
 
   function moveCommand(move) {
@@ -249,7 +249,7 @@
     state.deleted = true;
     editable = false;
     root.setAttribute("data-editable", "0");
-    showAlert(L.deleted);
+    showAlert(gettext("This character was deleted."));
   }
 
   // ---- drawing -------------------------------------------------------------------------------
@@ -268,32 +268,32 @@
 
   function cardBadges(card, p) {
     var out = [];
-    if (card.slots > 1) out.push(badge(fmt(L.slots, { n: card.slots }), "b-slots"));
+    if (card.slots > 1) out.push(badge(fmt(gettext("{n} sl."), { n: card.slots }), "b-slots"));
     if (p && (p.items.length > 1 || stackLimit(p) > 1)) {
-      out.push(badge(fmt(L.stack, { count: p.items.length, limit: stackLimit(p) }), "b-stack"));
+      out.push(badge(fmt(gettext("stack {count}/{limit}"), { count: p.items.length, limit: stackLimit(p) }), "b-stack"));
     }
     if (card.wear) {
       var words = card.wear.keywords.map(function (k) { return KEYWORDS[k] || k; }).join(", ");
-      out.push(badge(fmt(L.wear, { dice: card.wear.dice, max: card.wear.max }) + (words ? " · " + words : ""), "b-wear"));
+      out.push(badge(fmt(gettext("wear dice {dice}/{max}"), { dice: card.wear.dice, max: card.wear.max }) + (words ? " · " + words : ""), "b-wear"));
     }
     if (card.armour) {
-      out.push(badge(fmt(L.armour, { defence: card.armour.defence, max: card.armour.max }) +
-        (card.armour.shield ? " · " + L.shield : ""), "b-armour"));
+      out.push(badge(fmt(gettext("AD {defence}/{max}"), { defence: card.armour.defence, max: card.armour.max }) +
+        (card.armour.shield ? " · " + gettext("shield") : ""), "b-armour"));
     }
     if (card.damage) {
       var d = card.damage;
-      out.push(badge(fmt(L.damage, { t1: d.tier1 || "—", t2: d.tier2 || "—", t3: d.tier3 || "—" }) +
-        (d.piercing ? " · " + L.piercing : ""), "b-damage"));
+      out.push(badge(fmt(gettext("damage {t1} / {t2} / {t3}"), { t1: d.tier1 || "—", t2: d.tier2 || "—", t3: d.tier3 || "—" }) +
+        (d.piercing ? " · " + gettext("piercing") : ""), "b-damage"));
     }
     if (card.light) {
-      out.push(badge(fmt(L.light, { bright: card.light.bright, dim: card.light.dim }) +
-        (card.light.lit ? " · " + L.lit : ""), "b-light" + (card.light.lit ? " lit" : "")));
+      out.push(badge(fmt(gettext("light {bright}/{dim}"), { bright: card.light.bright, dim: card.light.dim }) +
+        (card.light.lit ? " · " + gettext("lit") : ""), "b-light" + (card.light.lit ? " lit" : "")));
     }
-    if (card.magic) out.push(badge(L.magic + (card.magic_slot ? ": " + (MAGIC[card.magic_slot] || card.magic_slot) : ""), "b-magic"));
-    if (inv().worn_armour === card.id || (p && magicOf(card.id))) out.push(badge(L.worn, "b-worn"));
-    if (card.useless) out.push(badge(L.useless, "b-bad"));
-    if (card.fragile) out.push(badge(L.fragile));
-    if (!card.identified) out.push(badge(L.unidentified));
+    if (card.magic) out.push(badge(gettext("magic") + (card.magic_slot ? ": " + (MAGIC[card.magic_slot] || card.magic_slot) : ""), "b-magic"));
+    if (inv().worn_armour === card.id || (p && magicOf(card.id))) out.push(badge(gettext("worn"), "b-worn"));
+    if (card.useless) out.push(badge(gettext("useless"), "b-bad"));
+    if (card.fragile) out.push(badge(gettext("fragile")));
+    if (!card.identified) out.push(badge(gettext("unidentified")));
     return out;
   }
 
@@ -359,7 +359,7 @@
           "data-focus": "slot:" + area.key + ":" + s,
           role: "button",
           tabindex: state.selected ? 0 : -1,
-          "aria-label": fmt(L.slot, { area: area.label, n: s }),
+          "aria-label": fmt(gettext("{area}, slot {n}"), { area: area.label, n: s }),
           style: "grid-row:" + pos.row + ";grid-column:" + pos.col,
         }, [h("span", { "class": "inv-slot-no", "aria-hidden": "true", text: String(s) })]));
       }
@@ -368,7 +368,7 @@
         if (p.area !== area.key) return;
         var card = topCard(p);
         count += p.items.length;
-        var where = fmt(L.slot, { area: area.label, n: p.slot });
+        var where = fmt(gettext("{area}, slot {n}"), { area: area.label, n: p.slot });
         segments(p).forEach(function (seg, i) { grid.appendChild(itemNode(card, p, seg, i, where)); });
       });
       if (area.key === "backpack") {
@@ -381,14 +381,14 @@
             "data-focus": "wound:" + w.slot,
             role: "button",
             tabindex: editable ? 0 : -1,
-            title: (w.hunger ? L.hungerWound : L.wound) + " · " + fmt(L.slotShort, { n: w.slot }),
-            "aria-label": (w.hunger ? L.hungerWound : L.wound) + ", " + fmt(L.slotShort, { n: w.slot }),
+            title: (w.hunger ? gettext("Hunger wound") : gettext("Wound")) + " · " + fmt(gettext("slot {n}"), { n: w.slot }),
+            "aria-label": (w.hunger ? gettext("Hunger wound") : gettext("Wound")) + ", " + fmt(gettext("slot {n}"), { n: w.slot }),
             style: "grid-row:" + pos.row + ";grid-column:" + pos.col,
           }, [w.hunger ? "✚" : "✚"]));
         });
       }
       var section = h("section", { "class": "card inv-area", "data-area": area.key }, [
-        h("h2", {}, [area.label, h("small", { "class": "muted", text: " · " + fmt(L.itemCount, { n: count }) })]),
+        h("h2", {}, [area.label, h("small", { "class": "muted", text: " · " + fmt(gettext("items: {n}"), { n: count }) })]),
         grid,
       ]);
       areasBox.appendChild(section);
@@ -398,7 +398,7 @@
   function renderMagic() {
     magicBox.textContent = "";
     var heavy = overloaded();
-    config.magicSlots.forEach(function (m) {
+    magicSlots.forEach(function (m) {
       var cards = inv().magic[m.key] || [];
       var box = h("div", {
         "class": "inv-magic-slot" + (heavy.indexOf(m.key) >= 0 ? " overloaded" : ""),
@@ -409,7 +409,7 @@
         tabindex: state.selected ? 0 : -1,
         "aria-label": m.label,
       }, [h("span", { "class": "inv-magic-label", text: m.label })]);
-      if (!cards.length) box.appendChild(h("span", { "class": "muted inv-magic-empty", text: L.magicEmpty }));
+      if (!cards.length) box.appendChild(h("span", { "class": "muted inv-magic-empty", text: gettext("empty") }));
       cards.forEach(function (card, i) {
         var node = itemNode(card, null, null, 0, m.label);
         node.setAttribute("data-magic", m.key);
@@ -425,16 +425,16 @@
     var id = inv().worn_armour;
     var card = id ? cardById(id) : null;
     var zone = h("div", { "class": "inv-worn-zone", "data-drop": "worn", "data-focus": "worn", role: "button",
-      tabindex: state.selected ? 0 : -1, "aria-label": L.wornArmour });
+      tabindex: state.selected ? 0 : -1, "aria-label": gettext("Worn armour") });
     if (card) {
       zone.appendChild(h("span", { "class": "inv-name", text: card.name }));
-      if (card.armour) zone.appendChild(badge(fmt(L.armour, { defence: card.armour.defence, max: card.armour.max }), "b-armour"));
+      if (card.armour) zone.appendChild(badge(fmt(gettext("AD {defence}/{max}"), { defence: card.armour.defence, max: card.armour.max }), "b-armour"));
       if (editable) {
-        var off = h("button", { type: "button", "class": "small", "data-action": "take_off_armour", text: L.takeOff });
+        var off = h("button", { type: "button", "class": "small", "data-action": "take_off_armour", text: gettext("Take off") });
         zone.appendChild(off);
       }
     } else {
-      zone.appendChild(h("span", { "class": "muted", text: L.noArmour }));
+      zone.appendChild(h("span", { "class": "muted", text: gettext("No armour worn. Drop armour from the backpack here.") }));
     }
     wornBox.appendChild(zone);
   }
@@ -443,21 +443,21 @@
     summaryBox.textContent = "";
     var sp = speedInfo();
     var wounds = inv().wounds.length;
-    summaryBox.appendChild(h("span", { "class": "inv-pill", "data-speed": sp.value, text: fmt(L.speed, { value: sp.value }) }));
+    summaryBox.appendChild(h("span", { "class": "inv-pill", "data-speed": sp.value, text: fmt(gettext("Speed {value}"), { value: sp.value }) }));
     summaryBox.appendChild(h("span", {
       "class": "inv-pill" + (wounds ? " warn" : ""), "data-wounds": wounds,
-      text: fmt(L.wounds, { n: wounds, max: AREAS.backpack.slots }),
+      text: fmt(gettext("Wounds: {n} of {max}"), { n: wounds, max: AREAS.backpack.slots }),
     }));
     if (sp.penalty) {
       summaryBox.appendChild(h("span", {
-        "class": "inv-pill bad", "data-penalty": sp.penalty, text: fmt(L.speedPenalty, { n: sp.penalty }),
+        "class": "inv-pill bad", "data-penalty": sp.penalty, text: fmt(gettext("−{n} speed: wounds in slots with items"), { n: sp.penalty }),
       }));
     }
     var heavy = overloaded();
     if (heavy.length) {
       summaryBox.appendChild(h("span", {
         "class": "inv-pill bad inv-overload",
-        text: fmt(L.overload, { slots: heavy.map(function (k) { return MAGIC[k] || k; }).join(", ") }),
+        text: fmt(gettext("Overloaded magic slot: {slots}. No rest, and 1d6 wounds at the end of every dungeon turn."), { slots: heavy.map(function (k) { return MAGIC[k] || k; }).join(", ") }),
       }));
     }
   }
@@ -473,7 +473,7 @@
     if (!card) { detailsBox.hidden = true; state.detail = null; return; }
     var p = placementOf(id);
     var worn = magicOf(id);
-    var where = worn ? MAGIC[worn] : (p ? fmt(L.slot, { area: areaLabel(p.area), n: p.slot }) : "");
+    var where = worn ? MAGIC[worn] : (p ? fmt(gettext("{area}, slot {n}"), { area: areaLabel(p.area), n: p.slot }) : "");
     detailsBox.hidden = false;
     detailsBox.appendChild(h("h2", { text: card.name || card.id }));
     detailsBox.appendChild(h("p", { "class": "muted", text: where }));
@@ -484,24 +484,24 @@
       p.items.forEach(function (c) {
         list.appendChild(h("li", {}, [
           c.name || c.id,
-          editable ? h("button", { type: "button", "class": "small", "data-action": "drop_item", "data-item": c.id, text: L.dropOne }) : null,
+          editable ? h("button", { type: "button", "class": "small", "data-action": "drop_item", "data-item": c.id, text: gettext("Drop this one") }) : null,
         ]));
       });
-      detailsBox.appendChild(h("h3", { text: L.stackOf }));
+      detailsBox.appendChild(h("h3", { text: gettext("In this stack") }));
       detailsBox.appendChild(list);
     }
     if (!editable) return;
     var actions = h("div", { "class": "inv-actions" });
-    if (inRounds() && p && p.area === "backpack" && card.slots <= 2) actions.appendChild(actionButton("retrieve", L.retrieve));
+    if (inRounds() && p && p.area === "backpack" && card.slots <= 2) actions.appendChild(actionButton("retrieve", gettext("Retrieve from backpack")));
     if (card.armour && !card.armour.shield) {
-      if (inv().worn_armour === id) actions.appendChild(actionButton("take_off_armour", L.takeOffArmour));
-      else if (p && p.area === "backpack") actions.appendChild(actionButton("wear_armour", L.wearArmour));
+      if (inv().worn_armour === id) actions.appendChild(actionButton("take_off_armour", gettext("Take off armour")));
+      else if (p && p.area === "backpack") actions.appendChild(actionButton("wear_armour", gettext("Wear armour")));
     }
-    if (card.magic && !worn) actions.appendChild(actionButton("equip_magic", L.equip));
-    if (worn) actions.appendChild(actionButton("unequip_magic", L.unequip));
-    if (card.light) actions.appendChild(actionButton(card.light.lit ? "extinguish" : "light", card.light.lit ? L.putOut : L.lightUp));
-    if (card.wear && card.wear.keywords.indexOf("activation") >= 0) actions.appendChild(actionButton("use_item", L.use));
-    actions.appendChild(actionButton("drop_item", L.drop, "danger"));
+    if (card.magic && !worn) actions.appendChild(actionButton("equip_magic", gettext("Wear in a magic slot")));
+    if (worn) actions.appendChild(actionButton("unequip_magic", gettext("Take off the magic item")));
+    if (card.light) actions.appendChild(actionButton(card.light.lit ? "extinguish" : "light", card.light.lit ? gettext("Put out") : gettext("Light")));
+    if (card.wear && card.wear.keywords.indexOf("activation") >= 0) actions.appendChild(actionButton("use_item", gettext("Use")));
+    actions.appendChild(actionButton("drop_item", gettext("Drop"), "danger"));
     detailsBox.appendChild(actions);
   }
 
@@ -510,10 +510,10 @@
     root.classList.toggle("placing", !!sel);
     hintBox.hidden = !sel;
     if (!sel) return;
-    if (sel.kind === "wound") hintText.textContent = fmt(L.selectedWound, { n: sel.slot });
+    if (sel.kind === "wound") hintText.textContent = fmt(gettext("Selected: the wound in slot {n}. Tap a backpack slot to move it."), { n: sel.slot });
     else {
       var card = cardById(sel.id);
-      hintText.textContent = fmt(L.selected, { name: card ? card.name : sel.id });
+      hintText.textContent = fmt(gettext("Selected: {name}. Tap a slot to move it there."), { name: card ? card.name : sel.id });
     }
   }
 
@@ -627,7 +627,7 @@
       return outcome;
     }, function (err) {
       Array.prototype.forEach.call(pending, function (n) { n.classList.remove("pending"); });
-      showAlert(fmt(L.refused, { reason: err.message }));
+      showAlert(fmt(gettext("Refused: {reason}"), { reason: err.message }));
       if (err.status === 409 && err.data && err.data.code !== "campaign_archived") refresh();
       return null;
     }).then(function (result) {
@@ -641,11 +641,11 @@
     if (!outcome) return;
     if (move === "retrieve") {
       var d = outcome.details || {};
-      notice(fmt(outcome.flags && outcome.flags.success ? L.retrieved : L.notRetrieved,
+      notice(fmt(outcome.flags && outcome.flags.success ? gettext("d10 = {roll} (needs {needed}+): the item is in hand.") : gettext("d10 = {roll} (needs {needed}+): not retrieved. The maneuver is spent; you may rearrange the backpack."),
         { roll: outcome.total, needed: d.needed }));
     } else if (move === "dump_backpack") {
       var names = ((outcome.details || {}).dropped || []).map(function (c) { return c.name || c.id; });
-      notice(names.length ? fmt(L.dumped, { names: names.join(", ") }) : L.nothingToDump);
+      notice(names.length ? fmt(gettext("Dumped: {names}."), { names: names.join(", ") }) : gettext("The backpack is empty."));
     } else if (move === "equip_magic" && outcome.flags && outcome.flags.overloaded &&
                outcome.flags.overloaded.length && outcome.text) {
       notice(outcome.text[config.lang.slice(0, 2)] || outcome.text.en || "");
@@ -747,13 +747,13 @@
     var params = { item_id: id };
     if (action === "take_off_armour") params = {};
     else if (action === "drop_item") {
-      if (!window.confirm(fmt(L.dropConfirm, { name: card ? card.name : id }))) return;
+      if (!window.confirm(fmt(gettext("Drop {name}?"), { name: card ? card.name : id }))) return;
     } else if (action === "retrieve") params = { item_id: id, make_room: "swap" };
     else if (action === "wear_armour") params = { item_id: id, in_rounds: inRounds() };
     else if (action === "equip_magic") {
       if (!card || !card.magic_slot) {
         select({ kind: "item", id: id, area: null, slot: null, offset: 0, slots: card ? card.slots : 1, magic: magicOf(id) });
-        hintText.textContent = L.choose;
+        hintText.textContent = gettext("Choose a magic slot");
         return;
       }
       params = { item_id: id, magic_slot: card.magic_slot };
@@ -935,8 +935,8 @@
   if (dumpButton) {
     dumpButton.addEventListener("click", function () {
       var inPack = inv().placed.some(function (p) { return p.area === "backpack"; });
-      if (!inPack) { notice(L.nothingToDump); return; }
-      if (!window.confirm(L.dumpConfirm)) return;
+      if (!inPack) { notice(gettext("The backpack is empty.")); return; }
+      if (!window.confirm(gettext("Dump everything out of the backpack?"))) return;
       dumpButton.disabled = true;
       run("dump_backpack", { item_ids: [] }).then(function () { dumpButton.disabled = false; });
     });
@@ -950,7 +950,7 @@
       addError.hidden = true;
       var f = addForm.elements;
       var name = f.name.value.trim();
-      if (!name) { addError.textContent = L.needName; addError.hidden = false; return; }
+      if (!name) { addError.textContent = gettext("Give the item a name."); addError.hidden = false; return; }
       var count = Math.max(1, Math.min(10, Number(f.count.value) || 1));
       var card = cardFromForm(f, name);
       var area = f.area.value;
@@ -974,10 +974,10 @@
           });
       };
       next().then(function () {
-        notice(fmt(L.added, { name: name + (count > 1 ? " ×" + count : "") }));
+        notice(fmt(gettext("Added: {name}."), { name: name + (count > 1 ? " ×" + count : "") }));
         addForm.reset();
       }, function (err) {
-        addError.textContent = fmt(L.refused, { reason: err.message });
+        addError.textContent = fmt(gettext("Refused: {reason}"), { reason: err.message });
         addError.hidden = false;
       }).then(function () { button.disabled = false; });
     });
@@ -1033,7 +1033,7 @@
 
   function setConn(stateName) {
     connNode.setAttribute("data-state", stateName);
-    connText.textContent = stateName === "connected" ? L.live : L.offline;
+    connText.textContent = stateName === "connected" ? gettext("Live") : gettext("Offline: reconnecting…");
   }
 
   /* socket.js's state: back after a drop, the sheet may have changed meanwhile. */
@@ -1057,13 +1057,16 @@
 
   render();
   // the table socket (socket.js): events in, and the board's moves out as commands
-  var sock = window.VTTSocket.connect({ url: config.urls.ws, position: config.head, onEvent: seen, onState: onState });
-  window.VTTApi.useSocket(sock);
+  var sock = connectSocket({ url: config.urls.ws, position: config.head, onEvent: seen, onState: onState });
+  useSocket(sock);
 
   // For tests and the curious.
-  window.VTTInventory = {
+  return {
     version: function () { return state.character.version; },
     sheet: function () { return state.character; },
     connected: function () { return connNode.getAttribute("data-state") === "connected"; },
   };
-})();
+}
+
+/** The board on the page (null without one), for the unit tests (tests/js). */
+export const board = start();

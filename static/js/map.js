@@ -13,9 +13,31 @@
  * Geometry mirrors systems/core/grid.py and systems/core/hexgrid.py (Red Blob Games formulas):
  * cells are (col, row); hex maps use odd-r (pointy-top) or odd-q (flat-top) offsets.
  */
-(function () {
-  "use strict";
+import { failedText, request as apiRequest } from "./api.js";
+import { fmt } from "./lib/format.js";
+import { gettext, pgettext } from "./lib/i18n.js";
+import { renderers } from "./lib/renderers.js";
 
+// A map's ambient light, by key.
+const LIGHT_NAMES = {
+  dim: gettext("Dim light everywhere else"),
+  dark: gettext("Darkness everywhere else"),
+};
+
+// Terrain features (the key's '-' read as '_'), by key.
+const FEATURE_NAMES = {
+  cover_wall: gettext("Wall: blocks line of effect"),
+  cover_low: gettext("Low obstacle: cover"),
+  conceal_light: gettext("Light concealment"),
+  conceal_heavy: gettext("Heavy concealment"),
+  ground_difficult: gettext("Difficult terrain"),
+  ground_water: gettext("Water (swimming)"),
+  light_dim: gettext("Dim light"),
+  light_dark: gettext("Darkness"),
+};
+import { toast } from "./lib/toast.js";
+
+function start() {
   var NS = "http://www.w3.org/2000/svg";
   var SQRT3 = Math.sqrt(3);
   var KINDS = ["map.token", "map.token.gone", "map.fog", "map.note", "map.note.gone",
@@ -23,15 +45,12 @@
     "map.deleted", "map.features"];
 
   // Map events are drawn on the map, not written into the log.
-  var extension = (window.VTTTable = window.VTTTable || {});
-  extension.renderers = extension.renderers || {};
-  KINDS.forEach(function (kind) { extension.renderers[kind] = function () { return null; }; });
+  KINDS.forEach(function (kind) { renderers[kind] = function () { return null; }; });
 
   var panel = document.querySelector("[data-map-panel]");
   var configNode = document.getElementById("map-config");
-  if (!panel || !configNode) return;
+  if (!panel || !configNode) return null;
   var C = JSON.parse(configNode.textContent);
-  var L = C.labels;
   var me = C.me;
   var isReferee = C.isReferee;
   var svg = panel.querySelector("[data-map-svg]");
@@ -57,6 +76,7 @@
   var seenHead = 0;      // the newest snapshot head: older map events are already in it
   var uid = "m" + Math.random().toString(36).slice(2, 8);
   var attackFrom = null; // token id: choosing a target for its attack (Crows battle maps)
+  var charactersHead = C.head || 0; // C.characters is as new as this event
 
   // ---- helpers -------------------------------------------------------------------------------
 
@@ -71,37 +91,21 @@
     return node;
   }
 
-  function fmt(text, vars) {
-    return text.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
-
   function num(x) { return Math.round(x * 10) / 10; }
-
-  function toast(message) {
-    var node = document.getElementById("toast");
-    if (!node) { window.alert(message); return; }
-    node.textContent = message;
-    node.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { node.hidden = true; }, 6000);
-  }
 
   /* `command`/`args`: the table action's command (docs/table-protocol.md, "Commands"), sent
    * over the table socket when the page has one, else by HTTP with an idempotency key. */
   function api(method, url, body, command, args) {
-    return window.VTTApi.request(method, url, body, {
-      csrf: C.csrf, failed: L.failed, command: command, args: args,
+    return apiRequest(method, url, body, {
+      csrf: C.csrf, command: command, args: args,
     });
   }
 
   function onMap(extra) { return Object.assign({ map_id: S.map.id }, extra || {}); }
 
-
   function mapUrl(suffix) { return C.urls.map.replace("{id}", S.map.id) + (suffix || ""); }
 
-  function fail(error) { toast((error && error.message) || L.failed); }
+  function fail(error) { toast((error && error.message) || failedText()); }
 
   // ---- geometry (systems/core/grid.py, systems/core/hexgrid.py) --------------------------------
 
@@ -274,7 +278,7 @@
     if (!id) { setState(null); return Promise.resolve(); }
     loading = id;
     queued = [];
-    info.textContent = L.loading;
+    info.textContent = gettext("Loading the map…");
     return api("GET", C.urls.map.replace("{id}", id)).then(function (state) {
       if (loading !== id) return;
       loading = null;
@@ -414,11 +418,11 @@
         "class": "feature ambient-" + ambient, x: 0, y: 0, width: num(G.W), height: num(G.H),
         mask: "url(#" + uid + "-ambient)",
       }, layers.features);
-      el("title", null, shade).textContent = L["light_" + ambient] || ambient;
+      el("title", null, shade).textContent = LIGHT_NAMES[ambient] || ambient;
     }
     Object.keys(groups).forEach(function (kind) {
       var path = el("path", { "class": "feature feature-" + kind, d: groups[kind].join("") }, layers.features);
-      el("title", null, path).textContent = L["feature_" + kind.replace("-", "_")] || kind;
+      el("title", null, path).textContent = FEATURE_NAMES[kind.replace("-", "_")] || kind;
     });
     heights.forEach(function (item) {
       var p = G.corners(item.cr[0], item.cr[1])[0];
@@ -511,13 +515,13 @@
     if (party["true"] && isReferee) {
       var q = G.center(party["true"][0], party["true"][1]);
       var ring = el("circle", { "class": "party-true", cx: num(q[0]), cy: num(q[1]), r: num(G.cell * 0.42) }, layers.party);
-      el("title", null, ring).textContent = L.partyTrue;
+      el("title", null, ring).textContent = gettext("The party's true position");
     }
     if (party.shown) {
       var p = G.center(party.shown[0], party.shown[1]);
       var s = G.cell * 0.32;
       var flag = el("g", { "class": "party-shown", transform: "translate(" + num(p[0]) + " " + num(p[1]) + ")" }, layers.party);
-      el("title", null, flag).textContent = L.partyShown;
+      el("title", null, flag).textContent = gettext("The party (as players see it)");
       el("path", { d: "M" + num(-s * 0.5) + " " + num(s) + "V" + num(-s) + "L" + num(s) + " " + num(-s * 0.5) + "L" + num(-s * 0.5) + " 0" }, flag);
     }
   }
@@ -814,16 +818,16 @@
 
   function distanceText(cells) {
     var distance = Math.round(cells * S.map.cell_distance * 100) / 100;
-    return fmt(L.distance, { cells: cells, distance: distance.toLocaleString(C.lang), unit: S.map.unit_label });
+    return fmt(gettext("{cells} cells · {distance} {unit}"), { cells: cells, distance: distance.toLocaleString(C.lang), unit: S.map.unit_label });
   }
 
   function movementText(t, extra) {
     if (t.speed === undefined) return "";
-    if (t.speed === null) return " · " + L.noSpeed;
+    if (t.speed === null) return " · " + gettext("No speed set");
     var moved = (t.moved || 0) + (extra || 0);
     var left = t.speed - moved;
-    if (left < 0) return " · " + fmt(L.movementOver, { moved: moved, speed: t.speed, over: -left });
-    return " · " + fmt(L.movement, { moved: moved, speed: t.speed, left: left });
+    if (left < 0) return " · " + fmt(gettext("Moved {moved} of {speed}: {over} over"), { moved: moved, speed: t.speed, over: -left });
+    return " · " + fmt(gettext("Moved {moved} of {speed} · {left} left"), { moved: moved, speed: t.speed, left: left });
   }
 
   function drawRuler(a, b) {
@@ -884,7 +888,7 @@
     if (!name && character.value) name = character.options[character.selectedIndex].text.replace(/\s*\(.*\)$/, "");
     var speed = panel.querySelector("[data-token-speed]").value;
     var body = {
-      name: name || L.tokenName,
+      name: name || gettext("Token"),
       color: panel.querySelector("[data-token-color]").value,
       size: panel.querySelector("[data-token-size]").value,
       col: cell[0], row: cell[1],
@@ -907,7 +911,7 @@
   function placeNote(cell) {
     var input = panel.querySelector("[data-note-text]");
     var text = input.value.trim();
-    if (!text) { toast(L.writeNote); input.focus(); return; }
+    if (!text) { toast(gettext("Write the note first.")); input.focus(); return; }
     var secret = panel.querySelector("[data-note-secret]").checked;
     api("POST", mapUrl("notes/"), { col: cell[0], row: cell[1], text: text, secret: secret }, "note.add", onMap())
       .then(function (note) {
@@ -1003,9 +1007,9 @@
     if (!S) return;
     if (selected) { refreshSelection(); return; }
     var hints = {
-      move: L.moveHint, ruler: L.rulerHint, fog: L.fogHint, token: L.tapToPlaceToken,
-      note: L.tapToPlaceNote, terrain: L.terrainHint, party: L.tapForParty,
-      features: L.featuresHint,
+      move: gettext("Drag your tokens; drag the background to pan."), ruler: gettext("Drag from one cell to another to measure."), fog: gettext("Drag over cells to reveal or hide them."), token: gettext("Tap a cell to place the token."),
+      note: gettext("Write the note, then tap a cell."), terrain: gettext("Tap or drag over cells to paint."), party: gettext("Tap a hex to set the party's position."),
+      features: gettext("Tap or drag over squares to paint walls, height, light or fog."),
     };
     info.textContent = hints[tool] || "";
   }
@@ -1042,20 +1046,20 @@
       var line = document.createElement("span");
       var size = C.sizes.filter(function (s) { return s.key === t.size; })[0];
       var bits = [t.name, size ? size.label : t.size];
-      if (t.owner_id === me.id) bits.push(L.yours);
-      if (t.hidden) bits.push(L.hidden);
-      if (isReferee && tokenInFog(t)) bits.push(L.inFog);
+      if (t.owner_id === me.id) bits.push(gettext("your character"));
+      if (t.hidden) bits.push(gettext("hidden from players"));
+      if (isReferee && tokenInFog(t)) bits.push(gettext("in the fog"));
       line.textContent = bits.join(" · ") + movementText(t, 0);
       info.appendChild(line);
       if (canAttack(t)) {
-        info.appendChild(button(L.attack, function () { startAttack(t); }, "primary attack-start"));
+        info.appendChild(button(pgettext("map action", "Attack"), function () { startAttack(t); }, "primary attack-start"));
       }
       if (C.canManage) {
-        info.appendChild(button(t.hidden ? L.show : L.hide, function () {
+        info.appendChild(button(t.hidden ? gettext("Show to players") : gettext("Hide from players"), function () {
           api("PATCH", mapUrl("tokens/" + t.id + "/"), { hidden: !t.hidden }, "token.update", onMap({ token_id: t.id })).then(upsertToken).catch(fail);
         }));
-        info.appendChild(button(L.remove, function () {
-          if (!window.confirm(fmt(L.deleteToken, { name: t.name }))) return;
+        info.appendChild(button(gettext("Remove"), function () {
+          if (!window.confirm(fmt(gettext("Remove the token {name}?"), { name: t.name }))) return;
           api("DELETE", mapUrl("tokens/" + t.id + "/"), undefined, "token.delete", onMap({ token_id: t.id })).then(function () { removeToken(t.id); }).catch(fail);
         }, "danger"));
       }
@@ -1064,11 +1068,11 @@
       if (!n) { selected = null; showHint(); return; }
       var text = document.createElement("span");
       text.className = "note-text";
-      text.textContent = n.text + (n.secret ? " (" + L.secret + ")" : "");
+      text.textContent = n.text + (n.secret ? " (" + gettext("secret") + ")" : "");
       info.appendChild(text);
       if (C.canManage) {
-        info.appendChild(button(L.remove, function () {
-          if (!window.confirm(L.deleteNote)) return;
+        info.appendChild(button(gettext("Remove"), function () {
+          if (!window.confirm(gettext("Remove this note?"))) return;
           api("DELETE", mapUrl("notes/" + n.id + "/"), undefined, "note.delete", onMap({ note_id: n.id })).then(function () {
             delete notes[n.id];
             drawNotes();
@@ -1088,10 +1092,10 @@
   }
 
   onAction("reveal-all", function () {
-    if (S && window.confirm(L.revealAll)) { forceMode("reveal"); changeFog({ all: true }); }
+    if (S && window.confirm(gettext("Reveal the whole map to the players?"))) { forceMode("reveal"); changeFog({ all: true }); }
   });
   onAction("hide-all", function () {
-    if (S && window.confirm(L.hideAll)) { forceMode("hide"); changeFog({ all: true }); }
+    if (S && window.confirm(gettext("Cover the whole map with fog?"))) { forceMode("hide"); changeFog({ all: true }); }
   });
   onAction("round", function () {
     if (!S) return;
@@ -1167,8 +1171,8 @@
     attackFrom = t.id;
     panel.classList.add("choosing-target");
     info.textContent = "";
-    info.appendChild(el2("span", "attack-hint", fmt(L.chooseTarget, { name: t.name })));
-    info.appendChild(button(L.cancel, cancelAttack, "attack-cancel"));
+    info.appendChild(el2("span", "attack-hint", fmt(gettext("{name} attacks: tap the target’s token."), { name: t.name })));
+    info.appendChild(button(gettext("Cancel"), cancelAttack, "attack-cancel"));
   }
 
   function el2(tag, cls, text) {
@@ -1192,7 +1196,7 @@
     var from = tokens[attackFrom], target = tokens[targetId];
     if (!from || !target) { cancelAttack(); return; }
     info.textContent = "";
-    info.appendChild(el2("span", "attack-hint", fmt(L.loadingWeapons, { name: from.name })));
+    info.appendChild(el2("span", "attack-hint", fmt(gettext("Loading {name}’s weapons…"), { name: from.name })));
     api("GET", C.urls.character.replace("{id}", from.character_id)).then(function (character) {
       attackForm(from, target, heldWeapons(character.state));
     }).catch(function (error) { fail(error); cancelAttack(); });
@@ -1202,10 +1206,10 @@
     info.textContent = "";
     var form = document.createElement("form");
     form.className = "attack-form";
-    form.appendChild(el2("span", "attack-who", fmt(L.attackWho, { from: from.name, to: target.name })));
+    form.appendChild(el2("span", "attack-who", fmt(gettext("{from} → {to}"), { from: from.name, to: target.name })));
     var select = document.createElement("select");
     select.setAttribute("data-attack-weapon", "");
-    select.setAttribute("aria-label", L.weapon);
+    select.setAttribute("aria-label", gettext("Weapon"));
     weapons.forEach(function (card) {
       var option = document.createElement("option");
       option.value = card.id;
@@ -1214,13 +1218,13 @@
     });
     var unarmed = document.createElement("option");
     unarmed.value = "";
-    unarmed.textContent = L.unarmed;
+    unarmed.textContent = gettext("Unarmed strike");
     select.appendChild(unarmed);
     form.appendChild(select);
     var kind = document.createElement("select");
     kind.setAttribute("data-attack-kind", "");
-    kind.setAttribute("aria-label", L.attackKind);
-    [["", L.byWeapon], ["melee", L.melee], ["ranged", L.ranged]].forEach(function (pair) {
+    kind.setAttribute("aria-label", gettext("Melee or ranged"));
+    [["", gettext("As the weapon")], ["melee", gettext("Melee")], ["ranged", gettext("Ranged")]].forEach(function (pair) {
       var option = document.createElement("option");
       option.value = pair[0];
       option.textContent = pair[1];
@@ -1231,9 +1235,9 @@
     go.type = "submit";
     go.className = "small primary";
     go.setAttribute("data-attack-go", "");
-    go.textContent = L.attack;
+    go.textContent = pgettext("map action", "Attack");
     form.appendChild(go);
-    form.appendChild(button(L.cancel, cancelAttack, "attack-cancel"));
+    form.appendChild(button(gettext("Cancel"), cancelAttack, "attack-cancel"));
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       go.disabled = true;
@@ -1253,8 +1257,8 @@
     var names = (context.sources || []).map(function (s) {
       return (s[lang] || s.en || s.key) + " (" + (s.side > 0 ? "+" : "−") + (s.weight > 1 ? "×2" : "") + ")";
     });
-    var net = { "-2": L.netMinus2, "-1": L.netMinus1, "0": L.net0, "1": L.netPlus1, "2": L.netPlus2 }[String(context.net || 0)];
-    return (names.length ? names.join(", ") : L.noSources) + " → " + net;
+    var net = { "-2": gettext("double disadvantage"), "-1": gettext("disadvantage"), "0": gettext("a plain roll"), "1": gettext("advantage"), "2": gettext("double advantage") }[String(context.net || 0)];
+    return (names.length ? names.join(", ") : gettext("nothing from the map")) + " → " + net;
   }
 
   function showAttackResult(data) {
@@ -1283,8 +1287,9 @@
       if ((!S || S.map.id !== p.map_id) && loading !== p.map_id) loadMap(p.map_id);
       return;
     }
-    if (ev.kind === "map.saved" || ev.kind === "map.deleted") {
+    if (ev.kind === "map.saved" || ev.kind === "map.deleted" || ev.kind === "map.update") {
       updateMapList(ev.kind, p);
+      if (ev.kind === "map.update") { reloadOnUpdate(ev); return; }
       if (ev.kind === "map.deleted" && S && S.map.id === p.map_id) setState(null);
       return;
     }
@@ -1324,10 +1329,6 @@
         });
         drawFeatures();
         break;
-      case "map.update":
-        clearTimeout(apply.reload);
-        apply.reload = setTimeout(function () { if (S) loadMap(S.map.id); }, 150);
-        break;
       default: break;
     }
   }
@@ -1359,6 +1360,22 @@
     drawFog();
   }
 
+  /* The map on the table changed its settings: load it again, once for a burst of changes
+   * (not when the state shown or being loaded is newer already). */
+  function reloadOnUpdate(ev) {
+    var p = ev.payload || {};
+    if (!S || p.map_id !== S.map.id || ev.seq <= S.head || loading === p.map_id) return;
+    clearTimeout(reloadOnUpdate.timer);
+    reloadOnUpdate.timer = setTimeout(function () { if (S) loadMap(S.map.id); }, 150);
+  }
+
+  // Code-point order, as the database orders names (``ordering`` of Map and Character).
+  function byNameThenId(a, b) {
+    if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+    return a.id - b.id;
+  }
+
+  /* The referee's list of maps, in the order a fresh page lists them (name, then id). */
   function updateMapList(kind, p) {
     if (!mapSelect) return;
     var option = mapSelect.querySelector("option[value='" + p.map_id + "']");
@@ -1366,27 +1383,75 @@
     if (!option) {
       option = document.createElement("option");
       option.value = String(p.map_id);
-      mapSelect.appendChild(option);
     }
     option.textContent = p.name;
+    var entry = { name: p.name, id: p.map_id };
+    var before = Array.prototype.filter.call(mapSelect.options, function (o) {
+      return o.value && o !== option && byNameThenId(entry, { name: o.textContent, id: Number(o.value) }) < 0;
+    })[0] || null;
+    mapSelect.insertBefore(option, before);
+  }
+
+  /* The characters the token tool and the Crows strips offer (``C.characters``) follow the
+   * sheets' events, as a fresh page lists them: the referee every sheet (by kind, name, id), a
+   * player their own visible characters. */
+  var KIND_ORDER = { npc: 0, pc: 1 };
+  function onCharacter(ev) {
+    var p = ev.payload || {};
+    var list = (C.characters || []).filter(function (c) { return c.id !== p.character_id; });
+    var mine = p.kind === "pc" && p.owner_id === me.id;
+    if (ev.kind !== "character.deleted" && (isReferee || mine)) {
+      list.push({ id: p.character_id, name: p.name, kind: p.kind, owner_id: p.owner_id });
+    }
+    list.sort(function (a, b) {
+      if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
+      return byNameThenId(a, b);
+    });
+    C.characters = list;
+    drawCharacterChoices();
+    document.dispatchEvent(new CustomEvent("vtt:characters"));
+  }
+
+  function drawCharacterChoices() {
+    var select = panel.querySelector("[data-token-character]");
+    if (!select) return;
+    var value = select.value;
+    while (select.options.length > 1) select.remove(1);  // the first: "no character"
+    (C.characters || []).forEach(function (c) {
+      var option = document.createElement("option");
+      option.value = String(c.id);
+      option.textContent = c.kind === "npc" ? c.name + " (" + gettext("NPC") + ")" : c.name;
+      select.appendChild(option);
+    });
+    select.value = value;
+    if (select.value !== value) select.value = "";
   }
 
   document.addEventListener("vtt:event", function (e) {
     var ev = e.detail;
-    if (!ev || typeof ev.kind !== "string" || ev.kind.indexOf("map.") !== 0) return;
-    apply(ev);
+    if (!ev || typeof ev.kind !== "string") return;
+    if (ev.kind.indexOf("map.") === 0) apply(ev);
+    else if (ev.kind.indexOf("character.") === 0 && ev.seq > charactersHead) onCharacter(ev);
   });
 
   // ---- start --------------------------------------------------------------------------------------
 
   seenHead = C.head || 0;
+  drawCharacterChoices();
   setState(C.state || null);
   setTool("move");
-  window.VTTMap = {
+  // Also window.VTTMap, read by the browser tests (tests/e2e) through page.evaluate.
+  var mapView = {
     sourcesText: sourcesText,
     state: function () { return S; },
     tokens: function () { return tokens; },
+    characters: function () { return C.characters || []; },
     isRevealed: function (c, r) { return G ? revealed(c, r) : false; },
     geometry: function () { return G; },
   };
-})();
+  window.VTTMap = mapView;
+  return mapView;
+}
+
+/** The map on the page (null without one): crows_panel.js reads its state. */
+export const map = start();

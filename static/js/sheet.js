@@ -10,19 +10,20 @@
  * sheet fetches the full sheet (or applies the public part) unless the user has unsaved edits;
  * then a banner offers to merge or to take theirs.
  */
-(function () {
-  "use strict";
+import { useSocket } from "./api.js";
+import { fmt } from "./lib/format.js";
+import { gettext, localized as tr } from "./lib/i18n.js";
+import { h } from "./lib/dom.js";
+import { toast } from "./lib/toast.js";
+import * as M from "./moves.js";
+import { connect as connectSocket } from "./socket.js";
 
+function start() {
   var configNode = document.getElementById("sheet-config");
   var page = document.getElementById("sheet-page");
-  if (!configNode || !page || !window.VTTMoves) return;
+  if (!configNode || !page) return null;
   var config = JSON.parse(configNode.textContent);
-  var L = config.labels;
-  var M = window.VTTMoves;
-  M.init(config.moveLabels);
-  var h = M.h;
-  var fmt = M.fmt;
-  var tr = M.tr;
+  M.init(config.moveUrls);
   var urls = config.urls;
   var schema = config.schema;
   var me = config.me;
@@ -104,13 +105,13 @@
   }
 
   function pathLabel(path) {
-    if (path === "(hidden)") return L.hiddenNpc;
+    if (path === "(hidden)") return gettext("Hidden from players");
     var spec = schema;
     var parts = path.split(".");
     var names = [];
     for (var i = 0; i < parts.length; i += 1) {
       if (spec && spec.type === "list") {
-        names.push(fmt(L.itemN, { n: Number(parts[i]) + 1 }));
+        names.push(fmt(gettext("#{n}"), { n: Number(parts[i]) + 1 }));
         spec = spec.item;
       } else {
         spec = spec && spec.fields ? spec.fields[parts[i]] : null;
@@ -122,18 +123,18 @@
 
   /* A value as text, typed by its spec (choices by label). */
   function valueText(spec, value) {
-    if (value === null || value === undefined || value === "") return L.none;
+    if (value === null || value === undefined || value === "") return gettext("—");
     var type = spec && spec.type;
-    if (type === "bool" || typeof value === "boolean") return value ? L.yes : L.no;
+    if (type === "bool" || typeof value === "boolean") return value ? gettext("yes") : gettext("no");
     if (type === "choice" && spec.choices) {
       for (var i = 0; i < spec.choices.length; i += 1) {
         var c = spec.choices[i];
-        if (c && c.key === value) return tr(c) || String(value) || L.none;
+        if (c && c.key === value) return tr(c) || String(value) || gettext("—");
       }
       return String(value);
     }
     if (Array.isArray(value)) {
-      if (!value.length) return L.none;
+      if (!value.length) return gettext("—");
       var item = spec && spec.item;
       return value.map(function (v) {
         var t = valueText(item, v);
@@ -147,9 +148,9 @@
       keys.forEach(function (k) {
         if (fields[k] && !readable(fields[k])) return;
         var t = valueText(fields[k], value[k]);
-        if (t !== L.none) parts.push((fields[k] ? label(fields[k], k) : k) + ": " + t);
+        if (t !== gettext("—")) parts.push((fields[k] ? label(fields[k], k) : k) + ": " + t);
       });
-      return parts.join("; ") || L.none;
+      return parts.join("; ") || gettext("—");
     }
     return String(value);
   }
@@ -176,20 +177,12 @@
     return null;
   }
 
-  var toastNode = document.getElementById("toast");
-  var toastTimer = null;
-  function toast(message) {
-    toastNode.textContent = message;
-    toastNode.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toastNode.hidden = true; }, 6000);
-  }
 
   /* An API call; `named` ({command, args}) sends a table action as a socket command
    * (docs/table-protocol.md, "Commands"), by HTTP when the socket is down. */
   function call(method, url, body, named) {
     return M.request(method, url, body, config.csrf, named).catch(function (err) {
-      if (err.status === 429) err.message = L.tooMany;
+      if (err.status === 429) err.message = gettext("Too many requests: wait a moment and try again.");
       throw err;
     });
   }
@@ -255,9 +248,9 @@
     if (type === "bool" && spec.nullable) {
       // Three states: unset (the rules decide), yes, no.
       input = h("select", { id: id, "data-path": path }, [
-        h("option", { value: "", text: L.none }),
-        h("option", { value: "1", text: L.yes }),
-        h("option", { value: "0", text: L.no }),
+        h("option", { value: "", text: gettext("—") }),
+        h("option", { value: "1", text: gettext("yes") }),
+        h("option", { value: "0", text: gettext("no") }),
       ]);
       input.value = value === null || value === undefined ? "" : value ? "1" : "0";
       var boolNode = wrap(Object.assign({}, spec, { type: "choice" }), path, input);
@@ -275,9 +268,9 @@
       var keys = spec.choices.map(function (c) { return c.key; });
       var nullKey = "\u0000null";
       var unset = value === null || value === undefined;
-      if (spec.nullable && keys.indexOf("") < 0) input.appendChild(h("option", { value: nullKey, text: L.none }));
-      else if (unset && keys.indexOf("") < 0) input.appendChild(h("option", { value: nullKey, text: L.pick, disabled: true }));
-      spec.choices.forEach(function (c) { input.appendChild(h("option", { value: c.key, text: tr(c) || c.key || L.none })); });
+      if (spec.nullable && keys.indexOf("") < 0) input.appendChild(h("option", { value: nullKey, text: gettext("—") }));
+      else if (unset && keys.indexOf("") < 0) input.appendChild(h("option", { value: nullKey, text: gettext("— choose —"), disabled: true }));
+      spec.choices.forEach(function (c) { input.appendChild(h("option", { value: c.key, text: tr(c) || c.key || gettext("—") })); });
       if (value !== null && value !== undefined && keys.indexOf(value) < 0) {
         input.appendChild(h("option", { value: String(value), text: String(value) }));
       }
@@ -329,7 +322,7 @@
       toggle.addEventListener("change", function () { inner.hidden = !toggle.checked; });
       inner.hidden = obj === null;
     } else if (obj === null && !opts.edit) {
-      fieldset.appendChild(h("span", { "class": "field-value", text: L.none }));
+      fieldset.appendChild(h("span", { "class": "field-value", text: gettext("—") }));
       return { node: fieldset, get: function () { return clone(value); } };
     }
     var source = obj || defaultFor(Object.assign({}, spec, { nullable: false })) || {};
@@ -363,7 +356,7 @@
     var itemSpec = spec.item || { type: "str" };
     var entries = [];
     if (!opts.edit) {
-      if (!items.length) list.appendChild(h("li", { "class": "muted empty-item", text: L.empty }));
+      if (!items.length) list.appendChild(h("li", { "class": "muted empty-item", text: gettext("Nothing yet.") }));
       items.forEach(function (v, i) {
         var li = h("li", { "class": "list-item" });
         if (itemSpec.type === "object" && itemSpec.fields && isPlainObject(v)) {
@@ -375,17 +368,17 @@
       });
       return { node: fieldset, get: function () { return clone(value); } };
     }
-    var addButton = h("button", { type: "button", "class": "small add-item", text: "+ " + L.add });
+    var addButton = h("button", { type: "button", "class": "small add-item", text: "+ " + gettext("Add") });
 
     function current() { return entries.map(function (e) { return e.get(); }); }
 
     function render(values) {
       list.textContent = "";
       entries = [];
-      if (!values.length) list.appendChild(h("li", { "class": "muted empty-item", text: L.empty }));
+      if (!values.length) list.appendChild(h("li", { "class": "muted empty-item", text: gettext("Nothing yet.") }));
       values.forEach(function (v, i) {
         var child = build(itemSpec, v, path + "." + i, opts);
-        var remove = h("button", { type: "button", "class": "small icon danger remove-item", title: L.remove, "aria-label": L.remove + " " + fmt(L.itemN, { n: i + 1 }), text: "✕" });
+        var remove = h("button", { type: "button", "class": "small icon danger remove-item", title: gettext("Remove"), "aria-label": gettext("Remove") + " " + fmt(gettext("#{n}"), { n: i + 1 }), text: "✕" });
         remove.addEventListener("click", function () {
           var now = current();
           now.splice(i, 1);
@@ -394,7 +387,7 @@
         });
         var tools = h("div", { "class": "item-tools" }, [remove]);
         if (i > 0) {
-          var up = h("button", { type: "button", "class": "small icon", title: L.up, "aria-label": L.up, text: "↑" });
+          var up = h("button", { type: "button", "class": "small icon", title: gettext("Move up"), "aria-label": gettext("Move up"), text: "↑" });
           up.addEventListener("click", function () {
             var now = current();
             var moved = now.splice(i, 1)[0];
@@ -482,7 +475,7 @@
       if (!run) {
         var first = !container.firstChild;
         run = h("section", { "class": "card sheet-group group-fields", "data-group": key }, [
-          first ? h("h2", { "class": "group-title", text: L.general }) : null,
+          first ? h("h2", { "class": "group-title", text: gettext("General") }) : null,
           h("div", { "class": "fields" }),
         ]);
         container.appendChild(run);
@@ -562,7 +555,7 @@
     if (!saveBar) return;
     var n = changes().length;
     saveBar.setAttribute("data-dirty", n ? "1" : "0");
-    if (!sheet.saving) saveStatus.textContent = n ? fmt(L.unsaved, { n: n }) : L.saved;
+    if (!sheet.saving) saveStatus.textContent = n ? fmt(gettext("Unsaved changes: {n}"), { n: n }) : gettext("All changes saved");
     discardButton.hidden = !n;
     saveButton.disabled = sheet.saving || sheet.deleted;
   }
@@ -649,9 +642,9 @@
 
   var banner = document.getElementById("live-banner");
   function showBanner(data) {
-    var who = sheet.lastEditor && sheet.lastEditor.version === data.version ? sheet.lastEditor.name : L.someone;
+    var who = sheet.lastEditor && sheet.lastEditor.version === data.version ? sheet.lastEditor.name : gettext("Someone");
     banner.querySelector(".banner-text").textContent =
-      fmt(L.changedLive, { who: who, v: data.version }) + " " + L.changedLiveKeep;
+      fmt(gettext("{who} changed this sheet (version {v}) while you were editing."), { who: who, v: data.version }) + " " + gettext("Your edits are kept and not saved yet.");
     banner.hidden = false;
   }
   function hideBanner() { banner.hidden = true; }
@@ -683,7 +676,7 @@
     var body = { state: state, version: sheet.version };
     if (hiddenToggle) body.hidden = hiddenToggle.checked;
     sheet.saving = true;
-    saveStatus.textContent = L.saving;
+    saveStatus.textContent = gettext("Saving…");
     refreshDirty();
     call("PUT", urls.character, body, { command: "character.update", args: { cid: sheet.data.id } }).then(function (data) {
       sheet.saving = false;
@@ -702,7 +695,7 @@
       }
       if (err.status === 400 && err.data) {
         var rest = showErrors(form, err.data.fields, err.message);
-        toast(rest || L.invalid);
+        toast(rest || gettext("Check the highlighted fields."));
       } else {
         toast(err.message);
       }
@@ -716,7 +709,7 @@
       save();
     });
     discardButton.addEventListener("click", function () {
-      if (!window.confirm(L.discardConfirm)) return;
+      if (!window.confirm(gettext("Discard your unsaved changes?"))) return;
       if (hiddenToggle) hiddenToggle.checked = sheet.hidden;
       clearErrors(form);
       if (sheet.incoming) accept(sheet.incoming);
@@ -745,7 +738,7 @@
       h("span", { "class": "diff-from", text: shortText(spec, c.from) }),
       " → ",
       h("span", { "class": "diff-to", text: shortText(spec, c.to) }),
-      both ? h("small", { "class": "both-note", text: " (" + L.bothChanged + ")" }) : null,
+      both ? h("small", { "class": "both-note", text: " (" + gettext("changed by both: your value wins if you merge") + ")" }) : null,
     ]);
   }
 
@@ -764,15 +757,15 @@
     theirList.textContent = "";
     mine.forEach(function (c) { mineList.appendChild(diffItem(c, !!theirPaths[c.path])); });
     their.forEach(function (c) { theirList.appendChild(diffItem(c, false)); });
-    if (!mine.length) mineList.appendChild(h("li", { "class": "muted", text: L.none }));
-    if (!their.length) theirList.appendChild(h("li", { "class": "muted", text: L.none }));
+    if (!mine.length) mineList.appendChild(h("li", { "class": "muted", text: gettext("—") }));
+    if (!their.length) theirList.appendChild(h("li", { "class": "muted", text: gettext("—") }));
     var text = document.getElementById("conflict-text");
-    var who = sheet.lastEditor && sheet.lastEditor.version === payload.version ? sheet.lastEditor.name : L.someone;
-    text.textContent = fmt(L.conflictText, { who: who, v: payload.version });
-    if (who === L.someone) {
+    var who = sheet.lastEditor && sheet.lastEditor.version === payload.version ? sheet.lastEditor.name : gettext("Someone");
+    text.textContent = fmt(gettext("{who} saved version {v} while you were editing. Nothing is lost: choose what to do."), { who: who, v: payload.version });
+    if (who === gettext("Someone")) {
       call("GET", urls.history).then(function (rows) {
         var row = (rows || []).filter(function (r) { return r.version === payload.version; })[0];
-        if (row && row.actor) text.textContent = fmt(L.conflictText, { who: row.actor, v: payload.version });
+        if (row && row.actor) text.textContent = fmt(gettext("{who} saved version {v} while you were editing. Nothing is lost: choose what to do."), { who: row.actor, v: payload.version });
       }, function () {});
     }
     conflictState = { theirs: theirs, version: payload.version, mine: mine };
@@ -829,10 +822,10 @@
   }
 
   function reasonText(reason) {
-    if (reason === "create") return L.reasonCreate;
-    if (reason === "edit") return L.reasonEdit;
-    if (reason.indexOf("move:") === 0) return fmt(L.reasonMove, { name: moveName(reason.slice(5)) });
-    if (reason.indexOf("revert:") === 0) return fmt(L.reasonRevert, { v: reason.slice(7) });
+    if (reason === "create") return gettext("created");
+    if (reason === "edit") return gettext("edited");
+    if (reason.indexOf("move:") === 0) return fmt(gettext("move: {name}"), { name: moveName(reason.slice(5)) });
+    if (reason.indexOf("revert:") === 0) return fmt(gettext("reverted to version {v}"), { v: reason.slice(7) });
     return reason;
   }
 
@@ -842,12 +835,12 @@
     if (!historyList) return;
     call("GET", urls.history).then(function (rows) {
       historyList.textContent = "";
-      if (!rows.length) historyList.appendChild(h("li", { "class": "muted", text: L.historyEmpty }));
+      if (!rows.length) historyList.appendChild(h("li", { "class": "muted", text: gettext("No changes yet.") }));
       rows.forEach(function (row) {
         var isCurrent = row.version === sheet.version;
         var head = h("div", { "class": "history-head" }, [
-          h("strong", { "class": "history-version", text: fmt(L.version, { v: row.version }) }),
-          isCurrent ? h("span", { "class": "badge", text: L.current }) : null,
+          h("strong", { "class": "history-version", text: fmt(gettext("version {v}"), { v: row.version }) }),
+          isCurrent ? h("span", { "class": "badge", text: gettext("current") }) : null,
           h("span", { "class": "history-actor", text: row.actor || "—" }),
           h("time", { datetime: row.created_at, title: new Date(row.created_at).toLocaleString(config.lang), text: when.format(new Date(row.created_at)) }),
           h("span", { "class": "history-reason", text: reasonText(row.reason) }),
@@ -859,7 +852,7 @@
           li.appendChild(list);
         }
         if (editable && !isCurrent) {
-          var revert = h("button", { type: "button", "class": "small revert-btn", text: L.revert });
+          var revert = h("button", { type: "button", "class": "small revert-btn", text: gettext("Revert to this version") });
           revert.addEventListener("click", function () { revertTo(row.version, revert); });
           li.appendChild(revert);
         }
@@ -870,7 +863,7 @@
 
   function revertTo(version, button) {
     // One click: a revert is itself a new version, so it can be reverted in turn.
-    if (dirty()) { toast(L.revertDirty); return; }
+    if (dirty()) { toast(gettext("You have unsaved changes. Save or discard them first.")); return; }
     button.disabled = true;
     call("POST", urls.revert, { version: version }, { command: "character.revert", args: { cid: sheet.data.id } }).then(function (data) {
       accept(data);
@@ -915,15 +908,15 @@
   function sheetPicker(key, spec, list, isTarget) {
     var id = nextId("p");
     var select = h("select", { id: id, "data-path": key, "data-picker": isTarget ? "target" : "sheet" });
-    if (spec.nullable || isTarget) select.appendChild(h("option", { value: "", text: isTarget ? L.noTarget : L.noSheet }));
+    if (spec.nullable || isTarget) select.appendChild(h("option", { value: "", text: isTarget ? gettext("— no target —") : gettext("— none —") }));
     list.forEach(function (c) {
-      select.appendChild(h("option", { value: String(c.id), text: c.name + (c.hidden ? " (" + L.hiddenNpc + ")" : "") }));
+      select.appendChild(h("option", { value: String(c.id), text: c.name + (c.hidden ? " (" + gettext("Hidden from players") + ")" : "") }));
     });
     var node = h("div", { "class": "field f-picker", "data-path": key }, [
       h("label", { "class": "field-label", "for": id, text: label(spec, key) }),
       select,
     ]);
-    if (isTarget && !list.length) node.appendChild(h("small", { "class": "help", text: L.targetNone }));
+    if (isTarget && !list.length) node.appendChild(h("small", { "class": "help", text: gettext("No NPCs to target yet: the referee creates them.") }));
     return { node: node, select: select };
   }
 
@@ -938,7 +931,7 @@
     moveOdds.textContent = "";
     moveOutcome.textContent = "";
     moveError.hidden = true;
-    moveGo.textContent = spec.roll ? L.roll : L.make;
+    moveGo.textContent = spec.roll ? gettext("Roll") : gettext("Do it");
     moveGo.disabled = false;
     var params = spec.params || {};
     var wantsSheets = Object.keys(params).some(function (k) {
@@ -1033,7 +1026,7 @@
     });
     if (missing.length) {
       moveOdds.textContent = "";
-      moveOdds.appendChild(h("p", { "class": "odds-hint muted", text: fmt(L.pickFirst, {
+      moveOdds.appendChild(h("p", { "class": "odds-hint muted", text: fmt(gettext("To see the chances, choose {names} first."), {
         names: missing.map(function (k) { return "«" + label(specs[k], k) + "»"; }).join(", "),
       }) }));
       return;
@@ -1064,7 +1057,7 @@
         result ? h("span", { "class": "odds-result", text: result }) : null,
       ]));
     });
-    moveOdds.appendChild(h("h3", { "class": "odds-title", text: L.odds }));
+    moveOdds.appendChild(h("h3", { "class": "odds-title", text: gettext("Chances") }));
     moveOdds.appendChild(list);
   }
 
@@ -1081,7 +1074,7 @@
     moveError.hidden = true;
     clearErrors(moveParams);
     var previous = moveGo.textContent;
-    moveGo.textContent = L.rolling;
+    moveGo.textContent = gettext("Rolling…");
     var named = { command: "character.move", args: { cid: sheet.data.id, move: mine.spec.key } };
     call("POST", urls.move.replace("MOVE", mine.spec.key), body, named).then(function (data) {
       if (active !== mine) return;
@@ -1102,7 +1095,7 @@
     moveOutcome.textContent = "";
     var o = data.outcome || {};
     var box = h("div", { "class": "result", "data-pending-id": data.pending_id ? String(data.pending_id) : null }, [
-      h("h3", { "class": "result-title", text: L.result }),
+      h("h3", { "class": "result-title", text: gettext("Result") }),
       M.outcomeNode(o),
     ]);
     if (data.pending_id) box.appendChild(pendingChoice(data.pending_id, o, function (next) {
@@ -1192,7 +1185,7 @@
       M.outcomeNode(p.outcome),
     ]);
     if (p.pending_id) {
-      li.appendChild(h("p", { "class": "awaiting muted", text: p.outcome && p.outcome.chooser === "referee" ? M.labels.awaitingReferee : M.labels.awaitingPlayer }));
+      li.appendChild(h("p", { "class": "awaiting muted", text: p.outcome && p.outcome.chooser === "referee" ? gettext("Waiting for the referee's choice") : gettext("Waiting for the player's choice") }));
     }
     if (p.resolves) M.markResolved(p.resolves, page);
     recentList.insertBefore(li, recentList.firstChild);
@@ -1204,7 +1197,7 @@
     var node = M.detailsNode(ev.payload.details);
     if (!node) return;
     var first = recentList.firstElementChild;
-    if (first) first.appendChild(h("div", { "class": "details" }, [h("small", { "class": "badge", text: M.labels.details }), node]));
+    if (first) first.appendChild(h("div", { "class": "details" }, [h("small", { "class": "badge", text: gettext("Referee only") }), node]));
   }
 
   // ---- live: the table socket ------------------------------------------------------------------
@@ -1212,7 +1205,7 @@
   var connNode = document.getElementById("conn");
   function setConn(state) {
     connNode.setAttribute("data-state", state);
-    var text = { connected: L.connected, connecting: L.connecting, reconnecting: L.reconnecting, offline: L.offline, denied: L.denied }[state];
+    var text = { connected: gettext("Live"), connecting: gettext("Connecting…"), reconnecting: gettext("Reconnecting…"), offline: gettext("Offline"), denied: gettext("No access") }[state];
     connNode.querySelector(".conn-text").textContent = text || state;
   }
 
@@ -1235,7 +1228,7 @@
         charactersPromise = null;
         if (!mineSheet) return;
         sheet.deleted = true;
-        banner.querySelector(".banner-text").textContent = L.deleted;
+        banner.querySelector(".banner-text").textContent = gettext("This character was deleted.");
         Array.prototype.forEach.call(banner.querySelectorAll("button"), function (b) { b.hidden = true; });
         banner.hidden = false;
         Array.prototype.forEach.call(page.querySelectorAll("input, select, textarea, button"), function (n) { n.disabled = true; });
@@ -1259,7 +1252,7 @@
   var deleteButton = document.getElementById("delete-character");
   if (deleteButton) {
     deleteButton.addEventListener("click", function () {
-      if (!window.confirm(L.deleteConfirm)) return;
+      if (!window.confirm(gettext("Delete this character for good?"))) return;
       deleteButton.disabled = true;
       call("DELETE", urls.character).then(function () {
         sheet.deleted = true;
@@ -1275,14 +1268,17 @@
 
   render(sheet.base);
   refreshPending();
-  var socket = window.VTTSocket.connect({ url: urls.ws, position: config.head, onEvent: onEvent, onState: setConn });
-  window.VTTApi.useSocket(socket); // the sheet's actions travel on it as commands
+  var socket = connectSocket({ url: urls.ws, position: config.head, onEvent: onEvent, onState: setConn });
+  useSocket(socket); // the sheet's actions travel on it as commands
 
   // For tests and the curious.
-  window.VTTSheet = {
+  return {
     version: function () { return sheet.version; },
     dirty: dirty,
     state: current,
     socket: function () { return socket.state(); },
   };
-})();
+}
+
+/** The sheet on the page (null without one), for the unit tests (tests/js). */
+export const sheetPage = start();

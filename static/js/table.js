@@ -1,8 +1,8 @@
 /* The live table: the event log over the socket, presence, hidden-roll verification and the
  * initiative tracker. Protocol: docs/table-protocol.md. Actions travel as `command` frames on
- * the same socket (VTTApi.useSocket): the reveal and the initiative through VTTApi, the roll
+ * the same socket (api.js's useSocket): the reveal and the initiative through api.js, the roll
  * bar and chat (htmx forms) as the `roll` and `chat` commands while the socket is connected.
- * With the socket down, VTTApi uses the REST API and htmx posts the forms as before.
+ * With the socket down, api.js uses the REST API and htmx posts the forms as before.
  *
  * The socket client is socket.js's (shared with the character sheet); this file adds presence,
  * the connection badge and the frames besides the log's.
@@ -12,54 +12,38 @@
  * event whose `prev` is ahead of `position` means something was missed: ask for a replay from
  * `position` and drop live events until it arrives (the replay covers them).
  */
-(function () {
-  "use strict";
+import { failedText, request as apiRequest, newKey, useSocket } from "./api.js";
+import { h, onParsed } from "./lib/dom.js";
+import { fmt } from "./lib/format.js";
+import { gettext } from "./lib/i18n.js";
+import { renderers } from "./lib/renderers.js";
+import { toast } from "./lib/toast.js";
+import { digest as sha256Digest } from "./sha256.js";
+import { connect as connectSocket } from "./socket.js";
 
+// A member's role (vtt/campaigns/models.py Role), by key.
+const ROLE_NAMES = {
+  referee: gettext("Referee"),
+  player: gettext("Player"),
+  observer: gettext("Observer"),
+};
+
+function start() {
   var root = document.getElementById("table");
   var configNode = document.getElementById("table-config");
-  if (!root || !configNode) return;
+  if (!root || !configNode) return null;
   var config = JSON.parse(configNode.textContent);
-  // Extension point: other scripts (loaded before this one) register renderers for their event
-  // kinds in VTTTable.renderers[kind] = function (ev, api) { return node or null }, and may
-  // listen to the "vtt:event" DOM event that fires for every applied event.
-  var extension = (window.VTTTable = window.VTTTable || {});
-  extension.renderers = extension.renderers || {};
-  var L = config.labels;
+  // Other modules render their event kinds (lib/renderers.js) and may listen to the
+  // "vtt:event" DOM event that fires for every applied event; "vtt:live" fires once the events
+  // the page came with are applied.
   var me = config.me;
   var members = {};
   config.members.forEach(function (m) { members[m.id] = m; });
-  extension.api = {
-    h: h, entryShell: entryShell, config: config, me: me, members: members, labels: L
+  var rendererApi = {
+    h: h, entryShell: entryShell, config: config, me: me, members: members
   };
 
   // ---- small helpers -----------------------------------------------------------------------
-
-  function h(tag, attrs, children) {
-    var node = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (key) {
-        var value = attrs[key];
-        if (value === null || value === undefined || value === false) return;
-        if (key === "class") node.className = value;
-        else if (key === "text") node.textContent = value;
-        else if (key.indexOf("data-") === 0 || key === "title" || key === "role" ||
-                 key.indexOf("aria-") === 0 || key === "type" || key === "datetime") {
-          node.setAttribute(key, value === true ? "" : value);
-        } else node[key] = value;
-      });
-    }
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
-  }
-
-  function fmt(text, vars) {
-    return text.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(vars, key) ? String(vars[key]) : m;
-    });
-  }
 
   var ICONS = {
     lock: "M7 10V7a5 5 0 0 1 10 0v3h1a1 1 0 0 1 1 1v9a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1v-9a1 1 0 0 1 1-1h1zm2 0h6V7a3 3 0 0 0-6 0v3z",
@@ -81,7 +65,7 @@
   }
 
   function memberName(id) {
-    if (id === me.id) return L.you;
+    if (id === me.id) return gettext("you");
     return members[id] ? members[id].name : "#" + id;
   }
 
@@ -95,20 +79,11 @@
     return h("time", { datetime: iso, title: date.toLocaleString(config.lang), text: text });
   }
 
-  var toastNode = document.getElementById("toast");
-  var toastTimer = null;
-  function toast(message) {
-    toastNode.textContent = message;
-    toastNode.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toastNode.hidden = true; }, 6000);
-  }
-
   /* The page's API calls (api.js); a field error names its field. `command`/`args` name the
    * table action, sent over the socket when it is connected. */
   function api(method, url, body, command, args) {
-    return window.VTTApi.request(method, url, body, {
-      csrf: config.csrf, failed: L.failed, keyed: true, command: command, args: args,
+    return apiRequest(method, url, body, {
+      csrf: config.csrf, keyed: true, command: command, args: args,
     });
   }
 
@@ -132,20 +107,20 @@
 
   function visibilityMarker(ev) {
     var v = ev.visibility;
-    var text = L.everyone;
-    if (v === "referee") text = L.toReferee;
+    var text = gettext("everyone");
+    if (v === "referee") text = gettext("to the referee");
     // The referee's full copy of an event the players get their own copy of (``audience``):
     // public, not blind (docs/table-protocol.md, the two copies of one event).
-    else if (v === "blind" && ev.payload && ev.payload.audience === "referee") text = L.everyoneFull;
-    else if (v === "blind") text = L.blind;
+    else if (v === "blind" && ev.payload && ev.payload.audience === "referee") text = gettext("everyone (players see their own copy)");
+    else if (v === "blind") text = gettext("blind");
     else if (v === "whisper") {
-      text = ev.target_id === me.id ? L.whisperToYou : fmt(L.whisperTo, { name: memberName(ev.target_id) });
+      text = ev.target_id === me.id ? gettext("whisper to you") : fmt(gettext("whisper to {name}"), { name: memberName(ev.target_id) });
     }
     return h("span", { "class": "vis vis-" + v, text: text });
   }
 
   function entryShell(ev, kind, extraClass) {
-    var who = ev.actor ? (ev.actor.id === me.id ? ev.actor.name + " (" + L.you + ")" : ev.actor.name) : "—";
+    var who = ev.actor ? (ev.actor.id === me.id ? ev.actor.name + " (" + gettext("you") + ")" : ev.actor.name) : "—";
     var head = h("div", { "class": "entry-head" }, [
       h("span", { "class": "who", text: who }),
       visibilityMarker(ev),
@@ -191,11 +166,11 @@
     return h("div", { "class": "roll" }, [
       h("div", { "class": "roll-what" }, [
         p.label ? h("span", { "class": "roll-label", text: p.label }) : null,
-        h("code", { "class": "notation", title: L.notationOf, text: p.notation || "" }),
+        h("code", { "class": "notation", title: gettext("Dice"), text: p.notation || "" }),
       ]),
       h("div", { "class": "roll-line" }, [
         dice,
-        h("span", { "class": "total", title: L.total, "data-total": String(p.total), text: String(p.total) }),
+        h("span", { "class": "total", title: gettext("Total"), "data-total": String(p.total), text: String(p.total) }),
       ]),
       p.text ? h("div", { "class": "roll-text", text: p.text }) : null,
     ]);
@@ -203,7 +178,7 @@
 
   function commitmentNode(commitment) {
     return h("span", { "class": "commitment", title: commitment, "data-commitment": commitment }, [
-      L.commitment + " ",
+      gettext("commitment") + " ",
       h("code", { text: commitment.slice(0, 12) + "…" }),
     ]);
   }
@@ -214,7 +189,7 @@
     var button = entry.querySelector(".reveal-btn");
     if (button) button.remove();
     if (!entry.querySelector(".revealed-mark")) {
-      entry.querySelector(".entry-head").appendChild(h("span", { "class": "badge revealed-mark", text: L.revealed }));
+      entry.querySelector(".entry-head").appendChild(h("span", { "class": "badge revealed-mark", text: gettext("revealed") }));
     }
   }
 
@@ -228,7 +203,7 @@
       log.commitments.set(p.roll_id, p.commitment);
       var foot = h("div", { "class": "entry-foot" }, [commitmentNode(p.commitment)]);
       if (config.isReferee && config.canPlay && !log.revealed.has(p.roll_id)) {
-        var button = h("button", { type: "button", "class": "small reveal-btn", text: L.reveal });
+        var button = h("button", { type: "button", "class": "small reveal-btn", text: gettext("Reveal") });
         button.addEventListener("click", function () { reveal(p.roll_id, button); });
         foot.appendChild(button);
       }
@@ -248,10 +223,10 @@
     if (log.full.has(p.roll_id)) return null; // this user saw the roll itself
     var li = entryShell(ev, "hidden", "hidden-roll");
     li.setAttribute("data-roll-id", String(p.roll_id));
-    li.querySelector(".vis").textContent = p.visibility === "blind" ? L.blind : L.toReferee;
+    li.querySelector(".vis").textContent = p.visibility === "blind" ? gettext("blind") : gettext("to the referee");
     li.appendChild(h("div", { "class": "secret" }, [
       icon("lock"),
-      h("span", { text: L.secretRoll }),
+      h("span", { text: gettext("rolled in secret") }),
     ]));
     li.appendChild(h("div", { "class": "entry-foot" }, [commitmentNode(p.commitment)]));
     log.entries.set(p.roll_id, li);
@@ -263,10 +238,10 @@
     var p = ev.payload;
     var li = entryShell(ev, "reveal", "");
     li.setAttribute("data-roll-id", String(p.roll_id));
-    li.querySelector(".vis").textContent = L.revealedRoll;
+    li.querySelector(".vis").textContent = gettext("hidden roll revealed");
     var parsed = null;
     try { parsed = JSON.parse(p.preimage).roll; } catch (e) { parsed = null; }
-    var badge = h("span", { "class": "verify", "data-state": "checking", text: L.verifying });
+    var badge = h("span", { "class": "verify", "data-state": "checking", text: gettext("checking…") });
     if (parsed) li.appendChild(rollBody(parsed));
     li.appendChild(h("div", { "class": "entry-foot" }, [badge]));
     log.revealed.add(p.roll_id);
@@ -281,18 +256,18 @@
     var p = item.payload;
     var seen = log.commitments.get(p.roll_id);
     var badge = item.badge;
-    if (!item.parsed) { setVerify(badge, "mismatch", L.mismatch); return; }
-    window.VTTSha256.digest(p.preimage).then(function (result) {
+    if (!item.parsed) { setVerify(badge, "mismatch", gettext("does NOT match its commitment")); return; }
+    sha256Digest(p.preimage).then(function (result) {
       badge.setAttribute("data-via", result.via);
       badge.setAttribute("data-hash", result.hex);
       if (!seen) {
-        setVerify(badge, "unseen", L.unseen);
+        setVerify(badge, "unseen", gettext("commitment not loaded: show earlier entries to check"));
         if (log.waiting.indexOf(item) < 0) log.waiting.push(item);
         return;
       }
       var ok = result.hex === seen && item.parsed.roll_id === p.roll_id;
-      setVerify(badge, ok ? "verified" : "mismatch", ok ? "✓ " + L.verified : "✗ " + L.mismatch);
-      if (ok) badge.title = L.verifiedTitle;
+      setVerify(badge, ok ? "verified" : "mismatch", ok ? "✓ " + gettext("verified") : "✗ " + gettext("does NOT match its commitment"));
+      if (ok) badge.title = gettext("Your browser hashed the revealed roll itself and got the commitment it saw before.");
     });
   }
 
@@ -335,8 +310,8 @@
       case "roll.reveal": node = renderReveal(ev); break;
       case "chat": node = renderChat(ev); break;
       default:
-        node = extension.renderers[ev.kind]
-          ? extension.renderers[ev.kind](ev, extension.api)
+        node = renderers[ev.kind]
+          ? renderers[ev.kind](ev, rendererApi)
           : renderOther(ev);
     }
     if (node) insertEntry(node, ev.seq);
@@ -415,18 +390,18 @@
     connNode.setAttribute("data-state", state);
     clearInterval(countdown);
     var text;
-    if (state === "connected") text = L.connected;
-    else if (state === "connecting") text = L.connecting;
-    else if (state === "denied") text = L.denied;
-    else if (state === "offline") text = L.offline;
-    else text = L.reconnectingNow;
+    if (state === "connected") text = gettext("Connected");
+    else if (state === "connecting") text = gettext("Connecting…");
+    else if (state === "denied") text = gettext("No access to this table");
+    else if (state === "offline") text = gettext("Offline");
+    else text = gettext("Reconnecting…");
     connText.textContent = text;
     retryButton.hidden = !(state === "reconnecting" || state === "offline");
     if (state === "reconnecting") {
       var retryAt = info ? info.retryAt : 0;
       var tick = function () {
         var seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
-        connText.textContent = seconds > 0 ? fmt(L.reconnecting, { s: seconds }) : L.reconnectingNow;
+        connText.textContent = seconds > 0 ? fmt(gettext("Reconnecting in {s} s…"), { s: seconds }) : gettext("Reconnecting…");
       };
       tick();
       countdown = setInterval(tick, 1000);
@@ -475,7 +450,7 @@
     var online = uiState === "connected";
     presenceList.appendChild(h("li", { "class": "peer self" + (online ? " online" : ""), "data-user-id": String(me.id) }, [
       h("span", { "class": "dot", "aria-hidden": "true" }),
-      h("span", { "class": "name", text: me.name + " (" + L.you + ")" }),
+      h("span", { "class": "name", text: me.name + " (" + gettext("you") + ")" }),
       h("span", { "class": "role role-" + me.role, text: roleLabel(me.role) }),
     ]));
     Array.from(users.values())
@@ -487,11 +462,11 @@
           h("span", { "class": "role role-" + user.role, text: roleLabel(user.role) }),
         ]));
       });
-    if (!users.size) presenceList.appendChild(h("li", { "class": "muted nobody", text: L.nobody }));
+    if (!users.size) presenceList.appendChild(h("li", { "class": "muted nobody", text: gettext("No one else is here.") }));
   }
 
   function roleLabel(role) {
-    return (L.roles && L.roles[role]) || role;
+    return ROLE_NAMES[role] || role;
   }
 
   // ---- initiative ----------------------------------------------------------------------------
@@ -513,12 +488,12 @@
       return;
     }
     initDirty = null;
-    initRound.textContent = snapshot.round ? fmt(L.round, { n: snapshot.round }) : "";
+    initRound.textContent = snapshot.round ? fmt(gettext("Round {n}"), { n: snapshot.round }) : "";
     initHiddenTurn.hidden = !snapshot.current_hidden;
-    initHiddenTurn.textContent = L.hiddenTurn;
+    initHiddenTurn.textContent = gettext("A hidden participant acts.");
     initList.textContent = "";
     if (!snapshot.entries.length) {
-      initList.appendChild(h("li", { "class": "muted empty-init", text: L.noEntries }));
+      initList.appendChild(h("li", { "class": "muted empty-init", text: gettext("No one in the initiative yet.") }));
       return;
     }
     snapshot.entries.forEach(function (entry) {
@@ -529,14 +504,14 @@
         "data-entry-id": String(entry.id),
         "aria-current": current ? "true" : null,
       });
-      li.appendChild(h("span", { "class": "turn-mark", title: current ? L.currentTurn : "", text: current ? "▶" : "" }));
+      li.appendChild(h("span", { "class": "turn-mark", title: current ? gettext("Current turn") : "", text: current ? "▶" : "" }));
       li.appendChild(h("span", { "class": "init-name" }, [
         entry.name,
-        entry.hidden ? h("small", { "class": "hidden-note", text: L.hidden }) : null,
+        entry.hidden ? h("small", { "class": "hidden-note", text: gettext("hidden") }) : null,
       ]));
       if (editable) {
         var input = h("input", {
-          type: "number", "class": "init-value", "aria-label": L.value + ": " + entry.name,
+          type: "number", "class": "init-value", "aria-label": gettext("Initiative value") + ": " + entry.name,
           value: entry.value === null ? "" : String(entry.value), min: -999, max: 999,
           inputMode: "numeric",
         });
@@ -554,8 +529,8 @@
       }
       if (config.isReferee && config.canPlay) {
         var toggle = h("button", {
-          type: "button", "class": "small icon", title: entry.hidden ? L.show : L.hide,
-          "aria-label": (entry.hidden ? L.show : L.hide) + ": " + entry.name,
+          type: "button", "class": "small icon", title: entry.hidden ? gettext("Show to players") : gettext("Hide from players"),
+          "aria-label": (entry.hidden ? gettext("Show to players") : gettext("Hide from players")) + ": " + entry.name,
         }, [icon(entry.hidden ? "eyeOff" : "eye")]);
         toggle.addEventListener("click", function () {
           initiativeCall("PATCH", config.urls.initiativeEntry.replace("{id}", entry.id), "initiative.update", entry.id, { hidden: !entry.hidden });
@@ -564,10 +539,10 @@
       }
       if (editable) {
         var remove = h("button", {
-          type: "button", "class": "small icon danger", title: L.remove, "aria-label": L.remove + ": " + entry.name, text: "✕",
+          type: "button", "class": "small icon danger", title: gettext("Remove"), "aria-label": gettext("Remove") + ": " + entry.name, text: "✕",
         });
         remove.addEventListener("click", function () {
-          if (!window.confirm(fmt(L.removeConfirm, { name: entry.name }))) return;
+          if (!window.confirm(fmt(gettext("Remove {name} from the initiative?"), { name: entry.name }))) return;
           initiativeCall("DELETE", config.urls.initiativeEntry.replace("{id}", entry.id), "initiative.remove", entry.id);
         });
         li.appendChild(remove);
@@ -656,9 +631,9 @@
   });
   document.body.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
-    toast(L.failed + (xhr && xhr.status ? " (" + xhr.status + ")" : ""));
+    toast(failedText() + (xhr && xhr.status ? " (" + xhr.status + ")" : ""));
   });
-  document.body.addEventListener("htmx:sendError", function () { toast(L.failed); });
+  document.body.addEventListener("htmx:sendError", function () { toast(failedText()); });
 
   // ---- the roll bar and chat as socket commands ----------------------------------------------
   // While the socket is connected the two htmx forms are sent as the `roll` and `chat`
@@ -684,11 +659,11 @@
 
   function formKey(form) {
     var field = form.elements.idempotency_key;
-    return field && field.value ? field.value : window.VTTApi.newKey();
+    return field && field.value ? field.value : newKey();
   }
 
   function errorNode(err) {
-    var node = h("div", { "class": "msg error", role: "alert", "data-code": err.code || "" }, [err.message || L.failed]);
+    var node = h("div", { "class": "msg error", role: "alert", "data-code": err.code || "" }, [err.message || failedText()]);
     var fields = (err.data && err.data.fields) || {};
     Object.keys(fields).forEach(function (name) {
       (Array.isArray(fields[name]) ? fields[name] : []).forEach(function (text) {
@@ -707,9 +682,9 @@
     box.appendChild(h("div", {
       "class": "roll-done", "data-roll-id": String(result.roll_id), "data-created": again ? "0" : "1",
     }, [
-      shown ? h("span", { "class": "roll-done-text", text: result.text || result.notation + " = " + result.total }) : L.blindSent,
+      shown ? h("span", { "class": "roll-done-text", text: result.text || result.notation + " = " + result.total }) : gettext("Blind roll sent: only the referee sees the result."),
       again ? " " : null,
-      again ? h("small", { "class": "muted", text: L.sentTwice }) : null,
+      again ? h("small", { "class": "muted", text: gettext("(sent twice: this is the first roll, not a new one)") }) : null,
     ]));
   }
 
@@ -720,18 +695,18 @@
     var notation = quick || (form.elements.notation ? form.elements.notation.value.trim() : "");
     if (!notation) {
       box.textContent = "";
-      box.appendChild(errorNode({ message: L.typeNotation, code: "invalid" }));
+      box.appendChild(errorNode({ message: gettext("Type dice notation, for example 2d6+1."), code: "invalid" }));
       return;
     }
     var params = Object.assign({ notation: notation }, audience());
     var labelField = form.elements.label;
     if (labelField && labelField.value) params.label = labelField.value;
     formBusy(form, true);
-    window.VTTApi.request("POST", config.urls.roll, params, {
-      csrf: config.csrf, failed: L.failed, command: "roll", args: {}, key: formKey(form),
+    apiRequest("POST", config.urls.roll, params, {
+      csrf: config.csrf, command: "roll", args: {}, key: formKey(form),
     }).then(function (result) {
       showRoll(box, result);
-      if (form.elements.idempotency_key) form.elements.idempotency_key.value = window.VTTApi.newKey();
+      if (form.elements.idempotency_key) form.elements.idempotency_key.value = newKey();
       if (labelField) labelField.value = "";
     }, function (err) {
       box.textContent = "";
@@ -744,8 +719,8 @@
     var params = Object.assign({ text: input.value.trim() }, audience());
     var shown = form.querySelector(".msg.error");
     formBusy(form, true);
-    window.VTTApi.request("POST", config.urls.chat, params, {
-      csrf: config.csrf, failed: L.failed, command: "chat", args: {}, key: formKey(form),
+    apiRequest("POST", config.urls.chat, params, {
+      csrf: config.csrf, command: "chat", args: {}, key: formKey(form),
     }).then(function () {
       input.value = "";
       if (shown) shown.remove();
@@ -780,10 +755,11 @@
   if (config.events.length) logBox.scrollTop = logBox.scrollHeight;
   else logEmpty.hidden = false;
   earlierButton.hidden = !config.hasEarlier;
+  document.dispatchEvent(new CustomEvent("vtt:live"));
   renderInitiative(config.initiative);
   renderPresence();
   // socket.js also retries when the browser is back online or the tab visible again.
-  sock = window.VTTSocket.connect({
+  sock = connectSocket({
     url: config.urls.ws,
     position: config.head,
     onEvent: applyEvent,
@@ -793,12 +769,18 @@
     everyState: true,
     reloadIfBehind: true,
   });
-  window.VTTApi.useSocket(sock);
+  useSocket(sock);
 
   // For tests and the curious: read-only views of the client's state, and the frame handler.
-  window.VTTTable = {
+  return {
     position: function () { return sock.position(); },
     state: function () { return uiState; },
     handleFrame: function (frame) { sock.handle(frame); },
   };
-})();
+}
+
+/** The running page (null without the table), for the unit tests (tests/js). It starts once
+ * the document is parsed, so every module that renders log entries (lib/renderers.js) has
+ * registered them, wherever its script tag is. */
+export let table = null;
+onParsed(function () { table = start(); });

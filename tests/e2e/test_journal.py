@@ -16,9 +16,12 @@ from tests.e2e.test_table import open_table
 
 def _api(page, method: str, url: str, body: dict, command: dict | None = None) -> dict:
     return page.evaluate(
-        """([m, u, b, c]) => VTTApi.request(m, u, b, Object.assign(
-            {csrf: JSON.parse(document.getElementById("table-config").textContent).csrf},
-            c || {}))""",
+        """async ([m, u, b, c]) => {
+            const src = document.querySelector("script[src*='js/table']").src;
+            const api = await import(new URL("api.js", src).href);
+            const csrf = JSON.parse(document.getElementById("table-config").textContent).csrf;
+            return api.request(m, u, b, Object.assign({csrf: csrf}, c || {}));
+        }""",
         [method, url, body, command],
     )
 

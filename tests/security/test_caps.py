@@ -399,8 +399,7 @@ def test_fifty_oversized_lists_keep_memory_flat_and_error_bodies_small(
     import logging
     import resource
 
-    from vtt.maps.battle import MAX_PATH
-    from vtt.maps.services import MAX_CELLS_PER_REQUEST
+    from vtt.maps.services import MAX_CELLS_PER_REQUEST, MAX_PATH
 
     settings.RATE_LIMIT_REFILL_FACTOR = 1e9  # the buckets have their own tests above
     # Django logs each 400 with the request attached, and pytest's log capture keeps every

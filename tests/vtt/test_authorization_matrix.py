@@ -110,6 +110,7 @@ def _six(codes: str) -> list[int]:
 EXPECTATIONS: dict[str, Expect] = {
     "": Expect("302 302 302 302 302 302", "post 302 302 302 302 302 302"),
     "favicon.ico": Expect("301 301 301 301 301 301", "post 301 301 301 301 301 301"),
+    "jsi18n/<str:language>/": Expect("200 200 200 200 200 200", "post 405 405 405 405 405 405", kwargs={"language": "en"}),
     "accounts/language/": Expect("405 405 405 405 405 405", "post 400 400 400 400 400 400"),
     "accounts/login/": Expect("200 302 302 302 302 302", "post 200 302 302 302 302 302"),
     "accounts/logout/": Expect("405 405 405 405 405 405", "post 302 302 302 302 302 302"),
@@ -280,6 +281,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "campaigns/<int:pk>/table/": Expect("302 404 200 200 200 200", "post 302 405 405 405 405 405"),
     "campaigns/<int:pk>/table/chat/": Expect("302 405 405 405 405 405", "post 302 404 403 302 302 302"),
     "campaigns/<int:pk>/table/odds/": Expect("302 404 400 400 400 400", "post 302 405 405 405 405 405"),
+    "campaigns/<int:pk>/table/party/": Expect("302 404 200 200 200 200", "post 302 405 405 405 405 405"),
     "campaigns/<int:pk>/table/roll/": Expect("302 405 405 405 405 405", "post 302 404 403 302 302 302"),
     "campaigns/<int:pk>/tales/wizard/": Expect("302 404 403 200 200 200", "post 302 404 403 302 302 302", ruleset="tales"),
     "campaigns/<int:pk>/tales/wizard/restart/": Expect("302 405 405 405 405 405", "post 302 404 403 302 302 302", ruleset="tales"),

@@ -40,6 +40,7 @@ from vtt.characters.models import Character
 from vtt.maps import services as map_services
 from vtt.prep import library
 from vtt.prep import services as prep_services
+from vtt.rulesets.savage_worlds import table_state as sw_table_state
 from vtt.table import clock
 from vtt.table import services as table_services
 from vtt.table.models import DungeonClock, InitiativeEntry, Roll, TableEvent
@@ -264,7 +265,7 @@ def build_rich_campaign(table, ruleset: str) -> Campaign:
         # an attack on the battle map: the move event carries the map and both tokens
         from systems.crows.inventory import place
         from systems.crows.items import make_item
-        from vtt.maps import combat
+        from vtt.rulesets.crows import combat
 
         sword = make_item(
             "sword", "Меч", kind="sword", damage={"type": "melee", "tier2": "3", "tier3": "5"}
@@ -330,7 +331,7 @@ def build_rich_campaign(table, ruleset: str) -> Campaign:
             dice=ScriptedDice([1, 2]),
         )
         assert pending is not None
-        tablestate_services.benny_choice(
+        sw_table_state.benny_choice(
             campaign=c,
             actor=p1,
             role="player",

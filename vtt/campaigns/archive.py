@@ -78,6 +78,7 @@ from vtt.campaigns.models import Campaign
 from vtt.core import jsonsafe
 from vtt.core.errors import Invalid
 from vtt.maps import images
+from vtt.rulesets.registry import web_for
 from vtt.table import kinds
 from vtt.table.events import canonical, chain_hash, hash_body, verify_chain
 from vtt.table.models import GENESIS_HASH, ClockState, EventCursor, TableEvent
@@ -1101,12 +1102,14 @@ class _Importer:
         """Rules the app enforces on every write that the database cannot: valid sheets and
         table state, and a clock nobody is timing."""
         if part.label == "characters.character":
-            ruleset = get_ruleset(obj.ruleset) if obj.ruleset else None
-            if ruleset is None:
-                raise ArchiveError(f"character {obj.name!r}: unknown ruleset {obj.ruleset!r}")
-            validate = ruleset.validate_state
-            if obj.kind == "npc" and hasattr(ruleset, "validate_npc"):
-                validate = ruleset.validate_npc
+            try:
+                web = web_for(obj.ruleset)
+            except LookupError:
+                raise ArchiveError(
+                    f"character {obj.name!r}: unknown ruleset {obj.ruleset!r}"
+                ) from None
+            validate = web.sheet_rules_hook("npc") if obj.kind == "npc" else None
+            validate = validate or web.rules.validate_state
             try:
                 validate(obj.state)
             except (RulesError, TypeError, ValueError, KeyError, AttributeError) as exc:
@@ -1114,9 +1117,9 @@ class _Importer:
                     f"character {obj.name!r}: the sheet is not valid ({exc})"
                 ) from exc
         elif part.label == "tablestate.tablestate":
-            from vtt.tablestate.services import SUPPORTED, validate_state
+            from vtt.tablestate.services import keeps_state, validate_state
 
-            if obj.ruleset in SUPPORTED:
+            if keeps_state(obj.ruleset):
                 try:
                     validate_state(obj.ruleset, obj.state)
                 except (RulesError, TypeError, ValueError, KeyError) as exc:

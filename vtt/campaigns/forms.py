@@ -2,7 +2,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from vtt.campaigns import services
-from vtt.campaigns.models import INVITABLE_ROLES, Ruleset
+from vtt.campaigns.models import INVITABLE_ROLES
+from vtt.rulesets.registry import ruleset_choices
 
 EXPIRY_CHOICES = [
     (24, _("1 day")),
@@ -14,7 +15,7 @@ EXPIRY_CHOICES = [
 
 class CampaignCreateForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=services.NAME_MAX)
-    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=Ruleset.choices)
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices)
     description = forms.CharField(
         label=_("Description"),
         required=False,

@@ -8,18 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from systems import RULESETS
-
-
-class Ruleset(models.TextChoices):
-    DUNGEON_WORLD = "dungeon_world", _("Dungeon World")
-    CROWS = "crows", _("Crows: Fortune or Death")
-    CITY_OF_JUDAS = "city_of_judas", _("City of Judas")
-    TALES = "tales", _("Tales of the Magic World")
-    SAVAGE_WORLDS = "savage_worlds", _("Savage Worlds")
-
-
-assert {r.key for r in RULESETS} == set(Ruleset.values), "systems registry and choices drifted"
+from vtt.rulesets.registry import ruleset_choices
 
 
 class Role(models.TextChoices):
@@ -36,7 +25,7 @@ INVITABLE_ROLES = [
 
 class Campaign(models.Model):
     name = models.CharField(_("name"), max_length=120)
-    ruleset = models.CharField(_("ruleset"), max_length=32, choices=Ruleset.choices)
+    ruleset = models.CharField(_("ruleset"), max_length=32, choices=ruleset_choices)
     description = models.TextField(_("description"), blank=True, max_length=4000)
     # Rule options of the campaign's ruleset (the digests' ambiguities), validated by it.
     rules = models.JSONField(default=dict, blank=True)

@@ -22,6 +22,7 @@ from vtt.characters.models import Character, CharacterChange, Kind, PendingMove
 from vtt.characters.selectors import character_row
 from vtt.characters.visibility import public_keys, public_state
 from vtt.core.errors import Conflict, Invalid, ServiceError, invalid_from_rules
+from vtt.rulesets.registry import web_for
 from vtt.table.models import Visibility as V
 from vtt.table.services import Draft, publish, publish_many
 
@@ -43,12 +44,7 @@ def _validate(character_or_ruleset: Character | str, kind: str, state: dict) -> 
         if isinstance(character_or_ruleset, str)
         else (character_or_ruleset.ruleset)
     )
-    ruleset = get_ruleset(key)
-    validate = ruleset.validate_state
-    if kind == Kind.NPC and hasattr(ruleset, "validate_npc"):
-        validate = ruleset.validate_npc
-    elif kind == Kind.PC and hasattr(ruleset, "validate_pc"):
-        validate = ruleset.validate_pc
+    validate = web_for(key).sheet_validator(kind)
     if not isinstance(state, dict):
         raise Invalid(_("A sheet is a JSON object."), fields={"state": [_("Expected an object.")]})
     try:
@@ -58,31 +54,23 @@ def _validate(character_or_ruleset: Character | str, kind: str, state: dict) -> 
 
 
 def _default(ruleset_key: str, kind: str) -> dict:
-    ruleset = get_ruleset(ruleset_key)
-    if kind == Kind.NPC and hasattr(ruleset, "default_npc"):
-        return ruleset.default_npc()
-    return ruleset.default_state()
+    return web_for(ruleset_key).default_sheet(kind)
 
 
 def _table(ruleset_key: str) -> Any:
-    """The table-state services for a ruleset that keeps a table-wide pool of bennies
-    (Savage Worlds), else ``None``. Imported late: that module imports this one."""
-    if ruleset_key != "savage_worlds":
-        return None
-    from vtt.tablestate import services as table_services
-
-    return table_services
+    """The services of a table-wide benny pool that moves spend from (the ruleset's plugin
+    gives them, imported late: they import this module), else ``None``."""
+    return web_for(ruleset_key).benny_pool()
 
 
 def _rules_state(character: Character) -> dict:
     """The sheet as the rules should read it: through the ruleset's NPC (or PC) validation
     where it has one (for Savage Worlds that makes the record's kind the sheet's role)."""
     state = copy.deepcopy(character.state)
-    ruleset = get_ruleset(character.ruleset)
-    hook = "validate_npc" if character.kind == Kind.NPC else "validate_pc"
-    if hasattr(ruleset, hook):
+    hook = web_for(character.ruleset).sheet_rules_hook(character.kind)
+    if hook is not None:
         try:
-            state = getattr(ruleset, hook)(state)
+            state = hook(state)
         except RulesError as exc:
             raise invalid_from_rules(exc, code="invalid_sheet") from exc
     return state

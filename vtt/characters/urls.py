@@ -11,6 +11,7 @@ urlpatterns = [
         views.character_import,
         name="character_import",
     ),
+    path("campaigns/<int:pk>/table/party/", views.party_panel, name="party_panel"),
     path("characters/<int:cid>/", views.character_sheet, name="character_sheet"),
     path("characters/<int:cid>/print/", views.character_print, name="character_print"),
     path("characters/<int:cid>/export/", views.character_export, name="character_export"),

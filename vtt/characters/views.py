@@ -34,6 +34,7 @@ from vtt.characters.visibility import can_edit, can_see_full, public_state
 from vtt.core import jsonsafe
 from vtt.core.errors import Invalid, ServiceError
 from vtt.permissions import Action, authorize, authorize_character, can
+from vtt.rulesets.registry import web_for
 from vtt.table.models import EventCursor
 
 _DESCRIBED: dict[str, dict[str, Any]] = {}
@@ -162,136 +163,18 @@ def print_groups(schema: dict[str, Any], state: dict[str, Any]) -> list[dict[str
     return groups
 
 
-# --- labels for the scripts ---------------------------------------------------------------------
+# --- URLs for the scripts ----------------------------------------------------------------------
 
 
-BAND_LABELS = {
-    "10+": "10+",
-    "7-9": "7–9",
-    "6-": "6−",
-}
-
-
-def band_labels() -> dict[str, str]:
+def move_urls() -> dict[str, str]:
+    """The URL patterns ``static/js/moves.js`` fills in (``{id}``, ``{pid}``); its text comes
+    from the JavaScript catalogue."""
     return {
-        **BAND_LABELS,
-        "1": _("tier 1"),
-        "2": _("tier 2"),
-        "3": _("tier 3"),
-        "success": _("success"),
-        "failure": _("failure"),
-        "repeat": _("roll again"),
-        "critical_failure": _("critical failure"),
-        "raise": _("raise"),
-    }
-
-
-def move_labels() -> dict[str, Any]:
-    """What ``static/js/moves.js`` shows (the table log and the sheet page share it)."""
-    return {
-        "lang": lang(),
-        "bands": band_labels(),
-        "total": _("Total"),
-        "modifier": _("modifier"),
-        "awaitingPlayer": _("Waiting for the player's choice"),
-        "awaitingReferee": _("Waiting for the referee's choice"),
-        "awaitingTarget": _("Waiting for the target's player to react"),
-        "fromMap": _("From the map against {target}:"),
-        "noSources": _("nothing from the map"),
-        "netMinus2": _("double disadvantage"),
-        "netMinus1": _("disadvantage"),
-        "net0": _("a plain roll"),
-        "netPlus1": _("advantage"),
-        "netPlus2": _("double advantage"),
-        "chooseN": _("Choose {n}:"),
-        "choose": _("Choose"),
-        "chosen": _("choice made"),
-        "resolved": _("resolved"),
-        "choiceFailed": _("The choice was not accepted."),
-        "failed": _("The request failed. Check the connection and try again."),
-        "details": _("Referee only"),
-        "damage": _("damage"),
-        "dealt": _("dealt {n}"),
-        "hp": _("HP"),
-        "counter": _("counter-attack: {n} damage"),
-        "down": _("down"),
-        "sheet": _("sheet"),
         "characters": reverse("api-character", args=[0]).replace("/0/", "/{id}/"),
         "choose_url": reverse("api-character-choose", args=[0, 0]).replace(
             "/0/pending/0/", "/{id}/pending/{pid}/"
         ),
         "sheet_url": reverse("character_sheet", args=[0]).replace("/0/", "/{id}/"),
-    }
-
-
-def sheet_labels() -> dict[str, str]:
-    """What ``static/js/sheet.js`` shows, translated here (no JavaScript catalogue)."""
-    return {
-        "save": _("Save"),
-        "saving": _("Saving…"),
-        "saved": _("All changes saved"),
-        "unsaved": _("Unsaved changes: {n}"),
-        "discard": _("Discard my changes"),
-        "discardConfirm": _("Discard your unsaved changes?"),
-        "invalid": _("Check the highlighted fields."),
-        "add": _("Add"),
-        "remove": _("Remove"),
-        "up": _("Move up"),
-        "empty": _("Nothing yet."),
-        "none": _("—"),
-        "pick": _("— choose —"),
-        "pickFirst": _("To see the chances, choose {names} first."),
-        "yes": _("yes"),
-        "no": _("no"),
-        "general": _("General"),
-        "conflictTitle": _("Someone saved this sheet first"),
-        "conflictText": _(
-            "{who} saved version {v} while you were editing. Nothing is lost: choose what to do."
-        ),
-        "someone": _("Someone"),
-        "yourChanges": _("Your changes"),
-        "theirChanges": _("Their changes"),
-        "bothChanged": _("changed by both: your value wins if you merge"),
-        "merge": _("Merge: apply my changes to their version and save"),
-        "reload": _("Reload: take their version, drop my changes"),
-        "keepEditing": _("Keep editing"),
-        "changedLive": _("{who} changed this sheet (version {v}) while you were editing."),
-        "changedLiveKeep": _("Your edits are kept and not saved yet."),
-        "mergeNow": _("Merge their changes into my edits"),
-        "takeTheirs": _("Take their version"),
-        "deleted": _("This character was deleted."),
-        "history": _("History"),
-        "historyEmpty": _("No changes yet."),
-        "revert": _("Revert to this version"),
-        "revertDirty": _("You have unsaved changes. Save or discard them first."),
-        "current": _("current"),
-        "version": _("version {v}"),
-        "reasonCreate": _("created"),
-        "reasonEdit": _("edited"),
-        "reasonMove": _("move: {name}"),
-        "reasonRevert": _("reverted to version {v}"),
-        "roll": _("Roll"),
-        "make": _("Do it"),
-        "rolling": _("Rolling…"),
-        "close": _("Close"),
-        "odds": _("Chances"),
-        "oddsLoading": _("calculating…"),
-        "noTarget": _("— no target —"),
-        "noSheet": _("— none —"),
-        "targetNone": _("No NPCs to target yet: the referee creates them."),
-        "result": _("Result"),
-        "pending": _("Choices to make"),
-        "recent": _("Latest results"),
-        "connected": _("Live"),
-        "connecting": _("Connecting…"),
-        "reconnecting": _("Reconnecting…"),
-        "offline": _("Offline"),
-        "denied": _("No access"),
-        "deleteConfirm": _("Delete this character for good?"),
-        "hiddenNpc": _("Hidden from players"),
-        "itemN": _("#{n}"),
-        "failed": _("The request failed. Check the connection and try again."),
-        "tooMany": _("Too many requests: wait a moment and try again."),
     }
 
 
@@ -533,8 +416,7 @@ def character_sheet(request: HttpRequest, cid: int) -> HttpResponse:
             "characters": reverse("api-characters", args=[campaign.pk]),
             "list": reverse("character_list", args=[campaign.pk]),
         },
-        "labels": sheet_labels(),
-        "moveLabels": move_labels(),
+        "moveUrls": move_urls(),
     }
     context = {
         "campaign": campaign,
@@ -548,6 +430,7 @@ def character_sheet(request: HttpRequest, cid: int) -> HttpResponse:
         "move_buttons": [_button(m) for m in moves],
         "action_buttons": [_button(m) for m in actions],
         "config": config,
+        "sheet_links": web_for(character.ruleset).sheet_links(character) if full else [],
     }
     return render(request, "characters/sheet.html", context)
 
@@ -591,6 +474,21 @@ def character_export(request: HttpRequest, cid: int) -> HttpResponse:
     return response
 
 
+@login_required
+@require_GET
+def party_panel(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table page's party moves panel as a fragment: party.js fetches it again when a
+    sheet is created, renamed or deleted, so the live page lists what a fresh one does."""
+    membership = authorize(request.user, pk, Action.VIEW)
+    campaign = membership.campaign
+    context = {
+        "campaign": campaign,
+        "can_play": can(membership, Action.PLAY) and not campaign.is_archived,
+        "is_referee": membership.role == Role.REFEREE,
+    }
+    return render(request, "characters/party_panel.html", context)
+
+
 __all__ = [
     "character_export",
     "character_import",
@@ -598,5 +496,6 @@ __all__ = [
     "character_print",
     "character_sheet",
     "described",
-    "move_labels",
+    "move_urls",
+    "party_panel",
 ]

@@ -5,20 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from vtt.campaigns.models import Role
-
-# Fields everyone at the table sees (the rest is the owner's and the referee's).
-PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
-    "dungeon_world": ("name", "class_name", "race", "level", "hp", "max_hp", "armor", "status"),
-    "city_of_judas": ("name", "health", "unstable", "mortal_wound"),
-    "savage_worlds": ("name", "role", "wild_card", "wounds", "fatigue", "shaken", "status"),
-    "crows": ("name", "stamina", "max_stamina", "wounds", "conditions", "status"),
-    "tales": ("name", "origin", "hp", "max_hp", "status"),
-}
+from vtt.rulesets.registry import web_for
 
 
 def public_keys(ruleset: str, kind: str = "pc") -> tuple[str, ...]:
-    """An NPC's numbers are the referee's business: players see its name only."""
-    return PUBLIC_FIELDS.get(ruleset, ("name",)) if kind == "pc" else ("name",)
+    """Fields everyone at the table sees (the ruleset's plugin names them; the rest is the
+    owner's and the referee's). An NPC's numbers are the referee's business: players see its
+    name only."""
+    return web_for(ruleset).public_fields if kind == "pc" else ("name",)
 
 
 def public_state(ruleset: str, state: dict[str, Any], kind: str = "pc") -> dict[str, Any]:

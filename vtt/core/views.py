@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import UTC, datetime
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
 from django.templatetags.static import static
+from django.utils import translation
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views import defaults
+from django.views.decorators.http import last_modified
+from django.views.i18n import JavaScriptCatalog
 
 from vtt.core.outage import BREAKER
 from vtt.core.worker import live_workers
@@ -118,3 +130,23 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page links to; send them to the icon."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
+# The catalogues change only with a deployment: a restart starts a new Last-Modified.
+_STARTED = time.time()
+# How long a browser keeps a language's catalogue before it asks again (If-Modified-Since).
+JS_CATALOGUE_MAX_AGE = 3600
+
+
+@last_modified(lambda request, language: datetime.fromtimestamp(_STARTED, tz=UTC))
+def javascript_catalogue(request: HttpRequest, language: str) -> HttpResponse:
+    """Django's JavaScript catalogue (``django.gettext`` for static/js/lib/i18n.js) for one
+    language named in the URL, so a browser and a proxy may cache it per language."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404
+    with translation.override(language):
+        # Only the project's catalogue (LOCALE_PATHS, always read): with no package named,
+        # Django would also merge every installed app's strings, the admin's among them.
+        response = JavaScriptCatalog.as_view(packages=["vtt.core"])(request)
+    patch_cache_control(response, public=True, max_age=JS_CATALOGUE_MAX_AGE)
+    return response

@@ -69,6 +69,7 @@ from vtt.maps.selectors import (
     token_owner_id,
     token_visible,
 )
+from vtt.rulesets.registry import web_for
 from vtt.table.models import Visibility as V
 from vtt.table.services import Draft, publish, publish_many
 
@@ -81,6 +82,7 @@ NOTE_MAX = MapNote._meta.get_field("text").max_length
 CELL_PX = (16, 256)
 CELL_DISTANCE = (Decimal("0.01"), Decimal(100000))  # what one cell stands for, in its unit
 MAX_CELLS_PER_REQUEST = MAX_SIDE * MAX_SIDE
+MAX_PATH = 200  # squares in one dragged path
 MAX_MAPS = 200
 MAX_TOKENS = 2000
 MAX_NOTES = 1000
@@ -233,10 +235,10 @@ def _cells(m: Map, values: Any) -> list[tuple[int, int]]:
 
 
 def default_distance(ruleset: str, kind: str) -> tuple[Decimal, str]:
-    """5 ft squares everywhere (Crows: rules digest 1.1, L670); a Crows travel hex is 5 miles
-    (digest 2.1, L953); other games' hexes default to 6 miles."""
+    """5 ft squares everywhere; a hex is as many miles as the ruleset's plugin says (6 unless
+    its rules give another length)."""
     if kind == GridKind.HEX:
-        return (Decimal(5), "mi") if ruleset == "crows" else (Decimal(6), "mi")
+        return web_for(ruleset).hex_miles, "mi"
     return Decimal(5), "ft"
 
 
@@ -685,7 +687,7 @@ def token_move(*, map: Map, **move: Any) -> tuple[Token, int]:
     round. Returns ``(token, distance)``. ``move``: ``actor``, ``role``, ``token_id``, ``col``,
     ``row`` and ``path``, as for ``token_move_on`` (which the API uses: it also applies the
     players' active-map rule). During a Crows combat the move walks the creature's Move
-    maneuver (``vtt.maps.battle.walk_token``; ``path`` lists the squares entered).
+    maneuver (the ruleset plugin's ``walk_token``; ``path`` lists the squares entered).
 
     Players may move only their own characters' tokens, which they can see, and only onto
     revealed cells; anything else on the map does not exist for them (404-like ``no_token``).
@@ -744,10 +746,9 @@ def _move_locked(
             )
     start = (token.col, token.row)
     distance = grid_distance(start, target, kind=m.kind, orientation=m.orientation, metric=m.metric)
-    if m.campaign.ruleset == "crows" and m.kind == GridKind.SQUARE:
-        from vtt.maps import battle  # battle reads this module's neighbours; import late
-
-        battle.walk_token(
+    web = web_for(m.campaign.ruleset)
+    if web.battle_squares and m.kind == GridKind.SQUARE:
+        web.walk_token(
             m=m, actor=actor, role=role, token=token, start=start, target=tuple(target), path=path
         )
     token.col, token.row = target

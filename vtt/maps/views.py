@@ -13,21 +13,21 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from systems.crows.terms import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
 from vtt.campaigns.models import Membership, Role
 from vtt.characters.models import Character
 from vtt.core.errors import Invalid, ServiceError
 from vtt.core.middleware import check_form_text
-from vtt.maps import battle, images, selectors, services, travel, uploads
+from vtt.maps import images, selectors, services, uploads
 from vtt.maps.fog import Fog
 from vtt.maps.forms import FOG_HIDDEN, FOG_REVEALED, BackgroundForm, MapForm
 from vtt.maps.models import Map, Token
 from vtt.permissions import Action, authorize, can
+from vtt.rulesets.registry import web_for
 
 # --- the management pages -------------------------------------------------------------------------
 
@@ -259,16 +259,10 @@ def panel_context(
             .replace("999999999", "{cid}")
             .replace("888888888", "{pid}"),
         },
-        "labels": js_labels(),
     }
-    if campaign.ruleset == "crows":
-        config["crows"] = crows_config(membership, m)
-        config["urls"].update(
-            {
-                key: reverse(name, args=[campaign.pk, 999999999]).replace("999999999", "{id}")
-                for key, name in (("travel", "api-map-travel"), ("combat", "api-map-combat"))
-            }
-        )
+    web = web_for(campaign.ruleset)
+    config.update(web.map_config(membership, m))
+    config["urls"].update(web.map_urls(campaign))
     return {
         "campaign": campaign,
         "map": m,
@@ -279,141 +273,9 @@ def panel_context(
         "config": config,
         "sizes": config["sizes"],
         "terrains": config["terrains"],
-        "is_crows": campaign.ruleset == "crows",
-        "characters": config["characters"],
+        "battle_squares": web.battle_squares,
+        "map_panels": web.map_panels,
         "maps": config["maps"],
-    }
-
-
-def crows_config(membership: Membership, m: Map | None) -> dict[str, Any]:
-    """What static/js/crows_panel.js needs: the rules' terms (Russian and English names from
-    the seed) and the travel day and combat as this member may see them, with the log head
-    they were read at (later ``travel``/``combat`` events replace them)."""
-    referee = membership.role == Role.REFEREE
-    campaign = membership.campaign
-    head = selectors.current_head(campaign.pk)  # before the reads: a later event re-applies
-    travel_state = travel.travel_view(campaign, referee=referee)["travel"]
-    combat_state = (
-        battle.combat_view(m, referee=referee)["combat"]
-        if m is not None and m.kind == "square"
-        else None
-    )
-    players = (
-        [
-            {"id": x.user_id, "name": x.user.display_name}
-            for x in Membership.objects.filter(campaign=campaign, role=Role.PLAYER)
-            .select_related("user")
-            .order_by("user__username")
-        ]
-        if referee
-        else []
-    )
-    return {
-        "head": head,
-        "travel": travel_state,
-        "miasma": travel.pending_saves(campaign),
-        "combat": combat_state,
-        "players": players,
-        "paces": [{"key": p.key, "ru": p.ru, "en": p.en} for p in PACES],
-        "rivers": [c.as_dict() for c in RIVER],
-        "roles": [c.as_dict() for c in ROLES],
-        "tasks": [
-            {
-                "key": t.key,
-                "role": t.role,
-                "ru": t.ru,
-                "en": t.en,
-                "results": {k: {"ru": v[0], "en": v[1]} for k, v in t.results.items()},
-            }
-            for t in TASKS
-        ],
-        "costs": [c.as_dict() for c in COSTS],
-        "sides": [c.as_dict() for c in SIDES],
-        "directions": [
-            {"key": k, "ru": ru, "en": en}
-            for k, ru, en in (
-                ("nw", "СЗ", "NW"),
-                ("n", "С", "N"),
-                ("ne", "СВ", "NE"),
-                ("sw", "ЮЗ", "SW"),
-                ("s", "Ю", "S"),
-                ("se", "ЮВ", "SE"),
-            )
-        ],
-        "labels": crows_labels(),
-    }
-
-
-def crows_labels() -> dict[str, str]:
-    """Every string crows_panel.js shows (``{name}`` tokens filled in JS)."""
-    return {
-        "day": _("Day {n}"),
-        "notTravelling": _("The party is not travelling."),
-        "pace": _("Pace"),
-        "hexes": _("Hexes today: {moved} of {hexes}"),
-        "thresholds": _("Encounter threshold: {travel} on the road, {rest} at rest"),
-        "position": _("Position"),
-        "unknown": _("unknown"),
-        "lost": _("The party is lost"),
-        "hex": _("hex {col}, {row}"),
-        "noRoles": _("No travel roles yet."),
-        "check": _("Check"),
-        "checkDone": _("done"),
-        "tier": _("tier {n}"),
-        "arrived": _("Arrived at {place}"),
-        "prompts": _("For the referee"),
-        "secret": _("Referee only"),
-        "encounterYes": _("Encounter check {roll} against {threshold}: an encounter!"),
-        "encounterNo": _("Encounter check {roll} against {threshold}: nothing."),
-        "driftTo": _("Truly at {col}, {row}"),
-        "saves": _("Miasma saves"),
-        "noTask": _("— no role —"),
-        "combatNone": _("No combat."),
-        "round": _("Round {n}"),
-        "noRound": _("No round yet"),
-        "first": _("Acting first: {side}"),
-        "waiting": _("Waiting to act: {side}"),
-        "turnOf": _("{name}'s turn"),
-        "hiddenTurn": _("The enemies act"),
-        "spent": _("Spent: maneuvers {m}, actions {a}"),
-        "left": _("Left: maneuvers {m}, actions {a}"),
-        "moveLeft": _("{n} squares of the Move left"),
-        "reactionSpent": _("reaction spent"),
-        "acted": _("has acted"),
-        "surprised": _("surprised"),
-        "startTurn": _("Start the turn"),
-        "moveManeuver": _("Move (maneuver)"),
-        "maneuver": _("Maneuver"),
-        "action": _("Action"),
-        "reaction": _("Reaction"),
-        "endTurn": _("End the turn"),
-        "squares": _("Squares"),
-        "allies": _("Allies"),
-        "quarry": _("Quarry"),
-        "helps": _("Helps instead"),
-        "helpsNobody": _("— takes a role —"),
-        "chooseOne": _("Choose:"),
-        "miasmaChoice": _("17+ on the Miasma save: clear your cruelty or lift another's save"),
-        "clearCruelty": _("Clear my cruelty"),
-        "liftSave": _("Lift {name}'s save"),
-        "chosen": _("Chosen: {choice}"),
-        "rollInitiative": _("Roll the initiative (1d10)"),
-        "rollerIs": _("Initiative: {name} rolls"),
-        "taunt": _("Taunt"),
-        "ready": _("Ready an action"),
-        "trigger": _("Trigger"),
-        "triggerPlaceholder": _("When… (the trigger)"),
-        "whatPlaceholder": _("What (e.g. attack)"),
-        "fire": _("Trigger fired: act"),
-        "readied": _("readied"),
-        "grab": _("Grab"),
-        "release": _("Let go"),
-        "extraAction": _("Extra action"),
-        "join": _("Join the fight"),
-        "target": _("Target"),
-        "taunted": _("taunted"),
-        "grabbing": _("grabbing {name}"),
-        "extraNow": _("extra action now"),
     }
 
 
@@ -424,73 +286,6 @@ def map_panel(request: HttpRequest, pk: int) -> HttpResponse:
     membership = authorize(request.user, pk, Action.VIEW)
     m = selectors.active_map(membership.campaign_id)
     return render(request, "maps/_panel.html", panel_context(request, membership, m))
-
-
-def js_labels() -> dict[str, str]:
-    """Every string map.js shows, translated on the server (``{name}`` tokens filled in JS)."""
-    return {
-        "noMap": _("No map on the table."),
-        "cells": _("{n} cells"),
-        "distance": _("{cells} cells · {distance} {unit}"),
-        "movement": _("Moved {moved} of {speed} · {left} left"),
-        "movementOver": _("Moved {moved} of {speed}: {over} over"),
-        "noSpeed": _("No speed set"),
-        "hidden": _("hidden from players"),
-        "inFog": _("in the fog"),
-        "secret": _("secret"),
-        "failed": _("The request failed. Check the connection and try again."),
-        "deleteToken": _("Remove the token {name}?"),
-        "deleteNote": _("Remove this note?"),
-        "revealAll": _("Reveal the whole map to the players?"),
-        "hideAll": _("Cover the whole map with fog?"),
-        "tapToPlaceToken": _("Tap a cell to place the token."),
-        "tapToPlaceNote": _("Write the note, then tap a cell."),
-        "writeNote": _("Write the note first."),
-        "tapForParty": _("Tap a hex to set the party's position."),
-        "terrainHint": _("Tap or drag over cells to paint."),
-        "fogHint": _("Drag over cells to reveal or hide them."),
-        "rulerHint": _("Drag from one cell to another to measure."),
-        "moveHint": _("Drag your tokens; drag the background to pan."),
-        "partyShown": _("The party (as players see it)"),
-        "partyTrue": _("The party's true position"),
-        "noTerrain": _("no terrain"),
-        "tokenName": _("Token"),
-        "remove": _("Remove"),
-        "hide": _("Hide from players"),
-        "show": _("Show to players"),
-        "speed": _("Speed, cells"),
-        "loading": _("Loading the map…"),
-        "yours": _("your character"),
-        # battle maps (Crows): features and attacks
-        "featuresHint": _("Tap or drag over squares to paint walls, height, light or fog."),
-        "feature_cover_wall": _("Wall: blocks line of effect"),
-        "feature_cover_low": _("Low obstacle: cover"),
-        "feature_conceal_light": _("Light concealment"),
-        "feature_conceal_heavy": _("Heavy concealment"),
-        "feature_ground_difficult": _("Difficult terrain"),
-        "feature_ground_water": _("Water (swimming)"),
-        "feature_light_dim": _("Dim light"),
-        "feature_light_dark": _("Darkness"),
-        "light_dim": _("Dim light everywhere else"),
-        "light_dark": _("Darkness everywhere else"),
-        "attack": pgettext("map action", "Attack"),
-        "cancel": _("Cancel"),
-        "chooseTarget": _("{name} attacks: tap the target’s token."),
-        "loadingWeapons": _("Loading {name}’s weapons…"),
-        "attackWho": _("{from} → {to}"),
-        "weapon": _("Weapon"),
-        "unarmed": _("Unarmed strike"),
-        "attackKind": _("Melee or ranged"),
-        "byWeapon": _("As the weapon"),
-        "melee": _("Melee"),
-        "ranged": _("Ranged"),
-        "noSources": _("nothing from the map"),
-        "netMinus2": _("double disadvantage"),
-        "netMinus1": _("disadvantage"),
-        "net0": _("a plain roll"),
-        "netPlus1": _("advantage"),
-        "netPlus2": _("double advantage"),
-    }
 
 
 # --- images ---------------------------------------------------------------------------------------

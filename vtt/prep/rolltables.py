@@ -28,7 +28,7 @@ of a d10 + cruelty table); its totals are clamped to the first and last rows, an
 still be contiguous. Across the campaign's tables, nested rolls must name existing tables and
 never loop.
 
-Rolling order, the same as ``systems.tales.tables.roll_tables`` so ``ScriptedDice`` scripts
+Rolling order, the same as the Tales rules' own ``roll_tables`` so ``ScriptedDice`` scripts
 read alike: the table's formula; then its entry's ``amount``; then the formulas of every table
 the entry names, in order; then, result by result, their follow-ups.
 """

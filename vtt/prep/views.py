@@ -87,8 +87,8 @@ def prep_index(request: HttpRequest, pk: int) -> HttpResponse:
         dungeons=selectors.campaign_dungeons(campaign),
         tables=selectors.campaign_tables(campaign),
         results=selectors.recent_results(campaign, limit=8),
-        library_tables=len(library.LIBRARY_TABLES.get(campaign.ruleset, ())),
-        library_npcs=len(library.NPC_BLOCKS.get(campaign.ruleset, [])),
+        library_tables=len(library.library_tables(campaign.ruleset)),
+        library_npcs=len(library.npc_blocks(campaign.ruleset)),
         maps=services.campaign_maps(campaign),
     )
     return render(request, "prep/index.html", context)

@@ -17,12 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from systems import get_ruleset
 from systems.core.dice import Dice, RandomDice
 from systems.core.ruleset import RulesError
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign
 from vtt.core.errors import Conflict, Invalid, invalid_from_rules
+from vtt.rulesets.registry import web_for
 from vtt.table.models import ClockState, DungeonClock
 from vtt.table.models import Visibility as V
 from vtt.table.services import publish
@@ -33,10 +33,6 @@ LENGTH_CHOICES_MINUTES = (20, 30, 60)
 DUNGEON_NAME_MAX = 100  # the dungeon's name kept in the clock's rules state
 REASON_MAX = 200  # why the referee called an extra encounter check
 TURN_MAX_SECONDS = 3 * 3600
-# Events of the end-of-turn procedure that only the referee sees (Crows: encounter rolls).
-REFEREE_ONLY_KINDS = {"encounter_check", "encounter_overdue"}
-# Fields of other results that only the referee may see (Crows: signed encounters and their rolls).
-REFEREE_ONLY_FIELDS = ("pending_encounters",)
 
 
 def _lock(campaign: Campaign | int) -> DungeonClock:
@@ -117,10 +113,11 @@ def clock_configure(
 def _enter_dungeon(clock: DungeonClock, campaign: Campaign, dungeon: str, dice: Dice) -> bool:
     """Rulesets with a dungeon state (Crows) need the party inside before turns can end.
     True when the party has just entered (its turns count from 1 again)."""
-    ruleset = get_ruleset(campaign.ruleset)
-    if not hasattr(ruleset, "end_dungeon_turn") or not hasattr(ruleset, "default_campaign"):
+    web = web_for(campaign.ruleset)
+    if not web.has_dungeon_turns():
         return False
-    state = clock.ruleset_state or ruleset.default_campaign()
+    ruleset = web.rules
+    state = clock.ruleset_state or web.campaign_state_default()
     if state.get("in_dungeon"):
         return False
     try:
@@ -252,17 +249,15 @@ def _end_turn_locked(
     from vtt.characters.services import record_procedure_result
 
     campaign = Campaign.objects.get(pk=clock.campaign_id)
-    ruleset = get_ruleset(campaign.ruleset)
+    web = web_for(campaign.ruleset)
     ended_turn = clock.turn
-    procedure = getattr(ruleset, procedure_name, None)
+    procedure = getattr(web.rules, procedure_name) if web.has_dungeon_turns() else None
     results: list[dict[str, Any]] = []
     if procedure is not None:
         characters = list(
             Character.objects.select_for_update().filter(campaign=campaign).order_by("pk")
         )
-        state = clock.ruleset_state or (
-            ruleset.default_campaign() if hasattr(ruleset, "default_campaign") else {}
-        )
+        state = clock.ruleset_state or web.campaign_state_default()
         # The clock row holds the turn number; the ruleset's copy follows it, so the log, the
         # panel and the rules never disagree about which turn ended.
         state = {**state, "turn": ended_turn}
@@ -278,13 +273,15 @@ def _end_turn_locked(
             results.append(event)
             payload = {**event, "turn": event.get("turn", ended_turn), "ended_turn": ended_turn}
             kind = f"turn.{event.get('type', 'event')}"
-            secret_kind = event.get("type") in REFEREE_ONLY_KINDS and not clock.public_encounters
+            secret_kind = (
+                event.get("type") in web.secret_turn_results and not clock.public_encounters
+            )
             if hidden or secret_kind:
                 publish(campaign=campaign, kind=kind, payload=payload, visibility=V.BLIND)
                 continue
             secret = {
                 k: payload[k]
-                for k in REFEREE_ONLY_FIELDS
+                for k in web.secret_turn_fields
                 if k in payload and not clock.public_encounters
             }
             if secret:
@@ -377,8 +374,7 @@ def clock_rest(*, campaign: Campaign, actor: User, dice: Dice | None = None) -> 
     clock = _lock(campaign)
     if clock.state != ClockState.RUNNING:
         raise Conflict(_("The clock is not running."), code="clock_not_running")
-    ruleset = get_ruleset(campaign.ruleset)
-    name = "start_rest" if hasattr(ruleset, "start_rest") else "end_dungeon_turn"
+    name = web_for(campaign.ruleset).rest_procedure()
     if clock.mode == "timer":
         clock.deadline = timezone.now()  # the next turn starts now
     _end_turn_locked(clock, actor=actor, dice=dice or RandomDice(), procedure_name=name)
@@ -391,10 +387,11 @@ def clock_conspicuous(
 ) -> DungeonClock:
     """A conspicuous action makes an extra encounter check (Crows L518-L524)."""
     clock = _lock(campaign)
-    ruleset = get_ruleset(campaign.ruleset)
-    if clock.state != ClockState.RUNNING or not hasattr(ruleset, "end_dungeon_turn"):
+    web = web_for(campaign.ruleset)
+    if clock.state != ClockState.RUNNING or not web.has_dungeon_turns():
         raise Conflict(_("No dungeon turn is running."), code="clock_not_running")
-    state = {**(clock.ruleset_state or ruleset.default_campaign()), "turn": clock.turn}
+    ruleset = web.rules
+    state = {**(clock.ruleset_state or web.campaign_state_default()), "turn": clock.turn}
     try:
         outcome = ruleset.resolve(
             "encounter_check",

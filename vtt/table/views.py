@@ -36,6 +36,7 @@ from vtt.core.commands import IDEMPOTENCY_KEY_MAX, Answer, Command, execute
 from vtt.core.errors import Invalid, ServiceError
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, can
+from vtt.rulesets.registry import web_for
 from vtt.table import commands, services
 from vtt.table.events import visible_events, wire
 from vtt.table.models import USER_CHOICES, EventCursor
@@ -48,14 +49,13 @@ LOG_WINDOW = 300
 # systems/core/odds.py); the preview fires as the user types, so it has its own bucket.
 ODDS_BUCKET = TokenBucket("odds", burst=30, per_second=5)
 QUICK_DICE = ("1d4", "1d6", "1d8", "1d10", "1d12", "1d20", "1d100", "2d6")
-# PbtA rulesets read 2d6+stat in three bands; others get a target number ("chance of N+").
-PBTA_RULESETS = {"dungeon_world", "city_of_judas"}
+# PbtA rulesets (their plugin's ``odds_bands``) read 2d6+stat in three bands; others get a
+# target number ("chance of N+").
 PBTA_BANDS: tuple[tuple[str, int | None, int | None], ...] = (
     ("10+", 10, None),
     ("7–9", 7, 9),
     ("6−", None, 6),
 )
-DEFAULT_TARGET = {"savage_worlds": 4}
 ODDS_TARGET_MAX = 10**9  # "at least" in the odds query, either sign
 
 
@@ -94,6 +94,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any]:
     campaign = membership.campaign
+    web = web_for(campaign.ruleset)
     is_referee = membership.role == Role.REFEREE
     can_play = can(membership, Action.PLAY) and not campaign.is_archived
     # Head first, then the events up to it and the initiative: the socket replays everything
@@ -135,7 +136,6 @@ def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any
             "initiativeStep": reverse("api-initiative-step", args=[campaign.pk]),
             "initiativeReset": reverse("api-initiative-reset", args=[campaign.pk]),
         },
-        "labels": js_labels(),
     }
     return {
         "campaign": campaign,
@@ -147,70 +147,21 @@ def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any
         "quick_dice": [(d, d[1:] if d.startswith("1d") else d) for d in QUICK_DICE],
         "roll_key": new_key(),
         "panels": table_panels(campaign.ruleset),
-        "pbta": campaign.ruleset in PBTA_RULESETS,
-        "default_target": DEFAULT_TARGET.get(campaign.ruleset),
+        "ruleset_panels": web.table_panels,
+        "pbta": web.odds_bands == "pbta",
+        "default_target": web.default_target,
     }
 
 
 def table_panels(ruleset_key: str) -> dict[str, bool]:
-    """Which optional panels the table shows: the ruleset says what its rules have."""
+    """Which generic panels the table shows: the ruleset says what its rules have (its own
+    panels come from its plugin, ``RulesetWeb.table_panels``)."""
     ruleset = get_ruleset(ruleset_key)
     return {"clock": ruleset.dungeon_clock, "initiative": ruleset.initiative_tracker}
 
 
 def new_key() -> str:
     return uuid.uuid4().hex
-
-
-def js_labels() -> dict[str, str]:
-    """Every string table.js shows, translated here so Russian is the default without a
-    JavaScript catalogue. ``{name}``-style tokens are filled in by the script."""
-    return {
-        "connecting": _("Connecting…"),
-        "connected": _("Connected"),
-        "reconnecting": _("Reconnecting in {s} s…"),
-        "reconnectingNow": _("Reconnecting…"),
-        "offline": _("Offline"),
-        "denied": _("No access to this table"),
-        "everyone": _("everyone"),
-        "everyoneFull": _("everyone (players see their own copy)"),
-        "toReferee": _("to the referee"),
-        "whisperTo": _("whisper to {name}"),
-        "whisperToYou": _("whisper to you"),
-        "blind": _("blind"),
-        "secretRoll": _("rolled in secret"),
-        "commitment": _("commitment"),
-        "reveal": _("Reveal"),
-        "revealed": _("revealed"),
-        "revealedRoll": _("hidden roll revealed"),
-        "verified": _("verified"),
-        "verifying": _("checking…"),
-        "mismatch": _("does NOT match its commitment"),
-        "unseen": _("commitment not loaded: show earlier entries to check"),
-        "verifiedTitle": _(
-            "Your browser hashed the revealed roll itself and got the commitment it saw before."
-        ),
-        "you": _("you"),
-        "round": _("Round {n}"),
-        "noEntries": _("No one in the initiative yet."),
-        "hidden": _("hidden"),
-        "hide": _("Hide from players"),
-        "show": _("Show to players"),
-        "remove": _("Remove"),
-        "removeConfirm": _("Remove {name} from the initiative?"),
-        "value": _("Initiative value"),
-        "currentTurn": _("Current turn"),
-        "hiddenTurn": _("A hidden participant acts."),
-        "failed": _("The request failed. Check the connection and try again."),
-        "nobody": _("No one else is here."),
-        # the roll bar and chat sent as socket commands show what their fragments show
-        "blindSent": _("Blind roll sent: only the referee sees the result."),
-        "sentTwice": _("(sent twice: this is the first roll, not a new one)"),
-        "typeNotation": _("Type dice notation, for example 2d6+1."),
-        "notationOf": _("Dice"),
-        "total": _("Total"),
-        "roles": {role.value: str(role.label) for role in Role},
-    }
 
 
 # --- the roll bar -------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""The table state's actions as commands (vtt/core/commands.py): the Savage Worlds deck, the
-GM's pool and the bennies, and the Tales battle record's moves, all through the one table-move
-endpoint. The API views in ``api.py`` and the table socket both run these."""
+"""The campaign-wide rules state's actions as commands (vtt/core/commands.py): every move a
+ruleset's plugin declares (the Savage Worlds deck and pool, the Tales battle record) through the
+one table-move endpoint, and a benny choice answered from the table. The API views in
+``api.py`` and the table socket both run these."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from vtt.core.commands import Answer, Call, command
 from vtt.core.errors import Invalid
 from vtt.core.ratelimit import TokenBucket
 from vtt.permissions import Action, authorize, authorize_character
+from vtt.rulesets.registry import web_for
 from vtt.tablestate import selectors, services
 
 TABLE_MOVE_BUCKET = TokenBucket("table_move", burst=20, per_second=4)
@@ -74,7 +76,10 @@ def deck_choice(call: Call) -> Answer:
     if character.campaign_id != membership.campaign_id:
         raise Invalid(_("No such character in this campaign."), code="no_character")
     TABLE_MOVE_BUCKET.hit(str(call.user.pk))
-    outcome, follow, ts = services.benny_choice(
+    bennies = web_for(membership.campaign.ruleset).benny_pool()
+    if bennies is None:
+        raise services.NotSupported(_("Bennies are a Savage Worlds rule."))
+    outcome, follow, ts = bennies.benny_choice(
         campaign=membership.campaign,
         actor=call.user,
         role=membership.role,

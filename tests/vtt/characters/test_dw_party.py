@@ -173,6 +173,18 @@ def test_the_table_offers_the_party_moves_to_those_who_play(table, client_for, c
     assert 'id="party-moves"' not in client_for(table.observer).get(url).content.decode()
 
 
+def test_the_panel_alone_is_what_the_table_page_includes(table, client_for, camp):
+    """party.js fetches the panel again when a sheet is created, renamed or deleted."""
+    url = f"/campaigns/{table.campaign.pk}/table/party/"
+    page = client_for(table.player).get(url).content.decode()
+    assert 'id="party-moves"' in page and 'id="party-characters"' in page
+    assert all(f'value="{c.pk}"' in page for c in camp)
+    table_page = client_for(table.player).get(f"/campaigns/{table.campaign.pk}/table/")
+    assert f'data-panel-url="{url}"' in table_page.content.decode()
+    watching = client_for(table.observer).get(url)
+    assert watching.status_code == 200 and 'id="party-moves"' not in watching.content.decode()
+
+
 def test_the_sheet_page_does_not_offer_party_moves(table, client_for, camp):
     page = client_for(table.player).get(f"/characters/{camp[0].pk}/").content.decode()
     assert 'data-move="spout_lore"' in page

@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tests.helpers import js_catalogue
 from vtt.campaigns.models import Campaign
 from vtt.characters import services
 from vtt.characters.models import Character
@@ -196,7 +197,8 @@ def test_import_refuses_bad_files_with_a_message(table, client_for):
 @pytest.mark.parametrize("role", ROLES)
 def test_sheet_page_for_every_role(table, client_for, sheets, role):
     pc = sheets[0]
-    response = client_for(table.user(role)).get(reverse("character_sheet", args=[pc.pk]))
+    client = client_for(table.user(role))
+    response = client.get(reverse("character_sheet", args=[pc.pk]))
     if role == "anonymous":
         _login_redirect(response)
         return
@@ -237,7 +239,7 @@ def test_sheet_page_for_every_role(table, client_for, sheets, role):
         assert config["moves"] == [] and config["actions"] == []
         assert "только публичная часть" in html
     assert '<html lang="ru">' in html and response["Content-Language"] == "ru"
-    assert config["lang"] == "ru" and config["labels"]["save"] == "Сохранить"
+    assert config["lang"] == "ru" and js_catalogue(client, response)["Saving…"] == "Сохранение…"
     assert config["schema"]["ru"] == "Лист персонажа"
 
 
@@ -337,24 +339,31 @@ def test_export_download_by_role(table, client_for, sheets, role, expected):
 # --- the table page loads the move renderer -----------------------------------------------------
 
 
-def test_table_page_registers_the_move_renderer_before_table_js(table, client_for):
-    html = client_for(table.player).get(reverse("table", args=[table.campaign.pk])).content.decode()
-    assert html.index("js/moves.js") < html.index("js/table.js")
+def test_table_page_loads_the_move_renderer_as_a_module(table, client_for):
+    client = client_for(table.player)
+    response = client.get(reverse("table", args=[table.campaign.pk]))
+    html = response.content.decode()
+    assert '<script type="module" src="/static/js/moves.js">' in html
     match = re.search(
         r'<script id="moves-config" type="application/json">(.*?)</script>', html, re.S
     )
     assert match
     config = json.loads(match.group(1))
     assert config["list_url"] == reverse("api-characters", args=[table.campaign.pk])
-    assert config["awaitingPlayer"] == "Ждёт выбора игрока"
+    assert js_catalogue(client, response)["Waiting for the player's choice"] == (
+        "Ждёт выбора игрока"
+    )
 
 
-def test_pages_load_the_shared_api_and_socket_clients_first(table, client_for, sheets):
-    """table.js, moves.js and sheet.js call api.js and socket.js as they start."""
+def test_pages_load_their_scripts_as_modules(table, client_for, sheets):
+    """The modules import api.js, socket.js and moves.js themselves: no order to keep."""
     client = client_for(table.player)
-    html = client.get(reverse("table", args=[table.campaign.pk])).content.decode()
-    assert html.index("js/api.js") < html.index("js/moves.js") < html.index("js/table.js")
-    assert html.index("js/socket.js") < html.index("js/table.js")
+    for url in (
+        reverse("table", args=[table.campaign.pk]),
+        reverse("character_sheet", args=[sheets[0].pk]),
+    ):
+        html = client.get(url).content.decode()
+        tags = re.findall(r"<script[^>]*/static/js/[^>]*>", html)
+        assert tags and all('type="module"' in tag for tag in tags), tags
     html = client.get(reverse("character_sheet", args=[sheets[0].pk])).content.decode()
-    assert html.index("js/api.js") < html.index("js/moves.js") < html.index("js/sheet.js")
-    assert html.index("js/socket.js") < html.index("js/sheet.js")
+    assert '<script type="module" src="/static/js/sheet.js">' in html

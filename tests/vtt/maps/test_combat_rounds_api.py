@@ -1,6 +1,8 @@
-"""Crows combat rounds on the battle map (vtt/maps/battle.py): side initiative (1d10, 6+ the PCs
-first), surprise, the turn's maneuvers and action, reactions, next turn and round, through the
-API for every role; a hidden NPC never reaches a player (API answers and the event log)."""
+"""Crows combat rounds on the battle map (vtt/rulesets/crows/battle.py): side initiative (1d10, 6+
+the PCs first), surprise, the turn's maneuvers and action, reactions, next turn and round,
+through the API for every role; a hidden NPC never reaches a player (API answers and the event
+log).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from systems.core.dice import ScriptedDice
 from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
-from vtt.maps import battle, services
+from vtt.maps import services
+from vtt.rulesets.crows import battle
 from vtt.table.models import DungeonClock, TableEvent
 
 RS = get_ruleset("crows")

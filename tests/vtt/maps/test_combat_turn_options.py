@@ -1,9 +1,10 @@
-"""The Crows turn on the battle map beyond the basic spends (vtt/maps/battle.py, combat.py,
-services.token_move): an attack from the map is the attacker's action and an answered
+"""The Crows turn on the battle map beyond the basic spends (vtt/rulesets/crows/battle.py,
+combat.py, services.token_move): an attack from the map is the attacker's action and an answered
 counterattack the target's reaction; a dragged token walks its Move (difficult ground costs
-more); taunt, ready and trigger, extra action, grab and let go, joining mid-fight; the player
-the referee names rolls the initiative. Every refusal is a clear 4xx that changes nothing, and
-a hidden NPC never reaches a player."""
+more); taunt, ready and trigger, extra action, grab and let go, joining mid-fight; the player the
+referee names rolls the initiative. Every refusal is a clear 4xx that changes nothing, and a
+hidden NPC never reaches a player.
+"""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import PendingMove
-from vtt.maps import battle, combat, services
+from vtt.maps import services
 from vtt.maps.models import Token
+from vtt.rulesets.crows import battle, combat
 from vtt.table.models import DungeonClock, TableEvent
 
 RS = get_ruleset("crows")

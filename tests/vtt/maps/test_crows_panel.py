@@ -13,7 +13,7 @@ import pytest
 from systems.core.dice import ScriptedDice
 from tests.vtt.maps.test_combat_rounds_api import HIDDEN, Fight
 from tests.vtt.maps.test_travel_api import Journey, get_lost
-from vtt.maps import travel
+from vtt.rulesets.crows import travel
 
 CONFIG = re.compile(r'<script id="map-config" type="application/json">(.*?)</script>', re.S)
 

@@ -1,9 +1,10 @@
-"""Attacks on the Crows battle map (vtt/maps/combat.py): the server reads cover, light, height
-and flanking from the map, feeds them to the attack as its sources and publishes them; a miss
-in melee offers the counterattack to the target's player alone (and the referee).
+"""Attacks on the Crows battle map (vtt/rulesets/crows/combat.py): the server reads cover, light,
+height and flanking from the map, feeds them to the attack as its sources and publishes them; a
+miss in melee offers the counterattack to the target's player alone (and the referee).
 
 Exact dice go through the service (``ScriptedDice``); the HTTP tests check roles, refusals and
-what each viewer receives."""
+what each viewer receives.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from vtt.campaigns import services as campaign_services
 from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import PendingMove
-from vtt.maps import combat, services
+from vtt.maps import services
+from vtt.rulesets.crows import combat
 from vtt.table.models import TableEvent
 
 RS = get_ruleset("crows")

@@ -1,12 +1,13 @@
-"""The Crows travel day end to end through the API, on a flat-topped hex map (vtt/maps/travel.py).
+"""The Crows travel day end to end through the API, on a flat-topped hex map
+(vtt/rulesets/crows/travel.py).
 
 The referee opens the day, assigns roles, checks for an encounter and moves the party; the
 players make their own role checks. The guide (Reason −5, fast pace) takes a shortcut, so the
-party gets lost (a T1 on 2d10 − 7 unless a 19–20 crit; the test starts new days until it
-does), then wanders on hidden d6 rolls. From the players' side (their API answers, ``/events``
-and the socket's frames) nothing secret may show: no encounter roll, no drift roll, no true hex
-while lost. Then the party finds its way, faces the Miasma after its rest, and arrives at a
-dungeon, which starts dungeon turns with the day's threshold.
+party gets lost (a T1 on 2d10 − 7 unless a 19–20 crit; the test starts new days until it does),
+then wanders on hidden d6 rolls. From the players' side (their API answers, ``/events`` and the
+socket's frames) nothing secret may show: no encounter roll, no drift roll, no true hex while
+lost. Then the party finds its way, faces the Miasma after its rest, and arrives at a dungeon,
+which starts dungeon turns with the day's threshold.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from vtt.campaigns.models import Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import Character
 from vtt.maps import services as map_services
-from vtt.maps import travel
 from vtt.routing import websocket_urlpatterns
+from vtt.rulesets.crows import travel
 from vtt.table.models import DungeonClock, TableEvent
 
 RS = get_ruleset("crows")

@@ -1,7 +1,8 @@
-"""The travel panel's choices through the API (vtt/maps/travel.py): the referee's roles with
-allies, a quarry and a helper instead of a role; after the rest in the Miasma, a 17+ roller's
-player chooses for their own character (clear the cruelty, or lift another's save), and the
-referee's "apply" uses those choices. Refusals are clear and change nothing."""
+"""The travel panel's choices through the API (vtt/rulesets/crows/travel.py): the referee's roles
+with allies, a quarry and a helper instead of a role; after the rest in the Miasma, a 17+
+roller's player chooses for their own character (clear the cruelty, or lift another's save), and
+the referee's "apply" uses those choices. Refusals are clear and change nothing.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from systems.core.dice import ScriptedDice
 from tests.vtt.maps.test_travel_api import Journey
-from vtt.maps import travel
+from vtt.rulesets.crows import travel
 from vtt.table.models import TableEvent
 
 

@@ -1,10 +1,13 @@
 """The dungeon-turn clock on the table page: everyone sees it, only the referee gets controls,
-and its Russian labels come from the catalogue (the countdown itself is static/js/clock.js)."""
+and its Russian text comes from the JavaScript catalogue (the countdown itself is
+static/js/clock.js)."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+
+from tests.helpers import js_catalogue
 
 
 @pytest.mark.parametrize(
@@ -18,9 +21,10 @@ def test_clock_panel_by_role(table, client_for, role, controls):
     html = response.content.decode()
     assert 'id="clock"' in html and "Ход подземелья" in html
     assert ('id="clock-controls"' in html) is controls
-    assert 'data-k="resultsOf">Конец хода подземелья {turn}<' in html
-    # clock.js registers its renderers before table.js runs
-    assert html.index("js/clock.js") < html.index("js/table.js")
+    catalogue = js_catalogue(client_for(table.user(role)), response)
+    assert catalogue["End of dungeon turn {turn}"] == "Конец хода подземелья {turn}"
+    # modules: table.js starts once the page is parsed, after clock.js registered its renderers
+    assert '<script type="module" src="/static/js/clock.js">' in html
 
 
 def test_clock_api_the_panel_uses(table, api_for, settings):

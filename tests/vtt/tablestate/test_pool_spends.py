@@ -13,6 +13,7 @@ from django.db import close_old_connections, connection
 from systems.core.dice import ScriptedDice
 from vtt.characters import services as character_services
 from vtt.characters.models import Character, PendingMove
+from vtt.rulesets.savage_worlds import table_state as bennies
 from vtt.table.models import TableEvent
 from vtt.tablestate import services
 from vtt.tablestate.models import TableState
@@ -21,7 +22,7 @@ from .conftest import sw_character
 
 
 def set_pool(table, n: int) -> None:
-    current = services.pool(table.campaign)
+    current = bennies.pool(table.campaign)
     if n != current:
         services.table_move(
             campaign=table.campaign,
@@ -30,7 +31,7 @@ def set_pool(table, n: int) -> None:
             move="adjust_pool",
             params={"delta": n - current},
         )
-    assert services.pool(table.campaign) == n
+    assert bennies.pool(table.campaign) == n
 
 
 def failed_roll(table, npc: Character, **params) -> PendingMove:
@@ -63,7 +64,7 @@ def test_the_generic_pending_endpoint_takes_a_pool_benny_off_the_table(sw, api_f
         pending_url(pending), {"choices": ["reroll_pool"]}, format="json"
     )
     assert response.status_code == 200, response.content
-    assert services.pool(sw.campaign) == 1  # exactly one, not zero and not two
+    assert bennies.pool(sw.campaign) == 1  # exactly one, not zero and not two
     spent = benny_events().get()
     assert spent.payload["data"]["source"] == "pool" and spent.payload["data"]["name"] == "Орк"
     assert spent.payload["snapshot"]["pool"] == 1
@@ -83,7 +84,7 @@ def test_the_table_endpoint_also_takes_it_once(sw, api_for):
         format="json",
     )
     assert response.status_code == 200, response.content
-    assert response.json()["pool"] == 1 and services.pool(sw.campaign) == 1
+    assert response.json()["pool"] == 1 and bennies.pool(sw.campaign) == 1
     assert benny_events().count() == 1
 
 
@@ -104,7 +105,7 @@ def test_players_cannot_spend_the_pool_on_either_endpoint(sw, api_for):
     secret = failed_roll(sw, hidden)
     response = client.post(pending_url(secret), {"choices": ["reroll_pool"]}, format="json")
     assert response.status_code == 404
-    assert services.pool(sw.campaign) == 2 and not benny_events().exists()
+    assert bennies.pool(sw.campaign) == 2 and not benny_events().exists()
     assert PendingMove.objects.filter(resolved_at__isnull=True).count() == 2
 
 
@@ -117,7 +118,7 @@ def test_an_empty_pool_is_a_409_and_changes_nothing(sw, api_for):
     client = api_for(sw.referee)
     first_response = client.post(pending_url(first), {"choices": ["reroll_pool"]}, format="json")
     assert first_response.status_code == 200
-    assert services.pool(sw.campaign) == 0
+    assert bennies.pool(sw.campaign) == 0
     version = TableState.objects.get(pk=sw.campaign.pk).version
     events = TableEvent.objects.count()
     goblin_version = Character.objects.get(pk=goblin.pk).version
@@ -125,7 +126,7 @@ def test_an_empty_pool_is_a_409_and_changes_nothing(sw, api_for):
     assert response.status_code == 409
     assert response.json()["code"] == "pool_empty"
     assert "пул ведущего пуст" in response.json()["detail"].lower()  # Russian by default
-    assert services.pool(sw.campaign) == 0
+    assert bennies.pool(sw.campaign) == 0
     assert TableState.objects.get(pk=sw.campaign.pk).version == version
     assert TableEvent.objects.count() == events
     assert Character.objects.get(pk=goblin.pk).version == goblin_version
@@ -147,7 +148,7 @@ def test_after_a_pool_reroll_the_next_offer_counts_what_the_table_has_left(sw):
         choices=["reroll_pool"],
         dice=ScriptedDice([2]),  # fails again
     )
-    assert services.pool(sw.campaign) == 0
+    assert bennies.pool(sw.campaign) == 0
     assert follow is None and not outcome.pending  # no pool benny left to offer
     assert outcome.details["pool"] == 0 and outcome.details["pool_spent"] == 1
 
@@ -176,7 +177,7 @@ def test_soak_from_the_pool_through_the_generic_endpoint(sw, api_for):
         pending_url(pending), {"choices": ["soak_pool"]}, format="json"
     )
     assert response.status_code == 200, response.content
-    assert services.pool(sw.campaign) == 0
+    assert bennies.pool(sw.campaign) == 0
     assert benny_events().get().payload["data"]["purpose"] == "soak"
 
 
@@ -188,7 +189,7 @@ def test_the_spend_a_benny_action_takes_it_off_the_pool(sw, api_for):
     body = {"params": {"purpose": "unshake", "source": "pool", "pool": 50}}
     response = api_for(sw.referee).post(url, body, format="json")
     assert response.status_code == 201, response.content
-    assert services.pool(sw.campaign) == 0
+    assert bennies.pool(sw.campaign) == 0
     assert response.json()["character"]["state"]["shaken"] is False
     spent = benny_events().get()
     assert spent.payload["data"]["purpose"] == "spend" and spent.payload["data"]["pool"] == 0
@@ -202,11 +203,11 @@ def test_the_spend_a_benny_action_takes_it_off_the_pool(sw, api_for):
         format="json",
     )
     assert response.status_code == 409 and response.json()["detail"]
-    assert services.pool(sw.campaign) == 1
+    assert bennies.pool(sw.campaign) == 1
     # a player cannot even reach the NPC's sheet moves
     response = api_for(sw.player).post(url, body, format="json")
     assert response.status_code in (403, 404)
-    assert services.pool(sw.campaign) == 1
+    assert bennies.pool(sw.campaign) == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -241,6 +242,6 @@ def test_two_spends_of_the_last_pool_benny_at_once_never_overdraw(sw):
     errors = [r for r in results.values() if isinstance(r, Exception)]
     assert len(results) == 2 and len(errors) == 1, results
     assert getattr(errors[0], "code", None) == "pool_empty", errors
-    assert services.pool(sw.campaign) == 0
+    assert bennies.pool(sw.campaign) == 0
     assert benny_events().count() == 1
     assert PendingMove.objects.filter(resolved_at__isnull=True).count() == 1

@@ -13,6 +13,7 @@ from systems.savage_worlds import deck as dk
 from vtt.characters import services as character_services
 from vtt.characters.models import Character
 from vtt.core.errors import Conflict, Invalid, ServiceError
+from vtt.rulesets.savage_worlds import table_state as bennies
 from vtt.table.models import TableEvent
 from vtt.tablestate import selectors, services
 from vtt.tablestate.models import TableState
@@ -159,7 +160,7 @@ def test_a_player_spends_a_benny_on_a_reroll_and_the_log_says_so(sw):
     assert {o["key"] for o in mine[0]["pending"][0]["options"]} == {"keep", "reroll"}
     # another player cannot spend her benny (a 403: the choice is not theirs)
     with pytest.raises(ServiceError) as refused:
-        services.benny_choice(
+        bennies.benny_choice(
             campaign=sw.campaign,
             actor=sw.other_player,
             role="player",
@@ -170,7 +171,7 @@ def test_a_player_spends_a_benny_on_a_reroll_and_the_log_says_so(sw):
         )
     assert refused.value.status == 403 and refused.value.code == "player_chooses"
     with ScriptedDice([8, 3, 4]) as dice:  # d8 aces: 8 + 3 = 11, wild 4
-        outcome, follow, _ts = services.benny_choice(
+        outcome, follow, _ts = bennies.benny_choice(
             campaign=sw.campaign,
             actor=sw.player,
             role="player",
@@ -185,7 +186,7 @@ def test_a_player_spends_a_benny_on_a_reroll_and_the_log_says_so(sw):
     spent = TableEvent.objects.get(kind="tablestate", payload__action="benny")
     assert spent.visibility == "everyone"
     assert spent.payload["data"]["name"] == "Ава" and spent.payload["data"]["source"] == "own"
-    outcome, follow, _ts = services.benny_choice(
+    outcome, follow, _ts = bennies.benny_choice(
         campaign=sw.campaign,
         actor=sw.player,
         role="player",
@@ -204,12 +205,12 @@ def test_a_pool_benny_comes_off_the_tables_pool(sw):
         character=orc,
         actor=sw.referee,
         move="trait_check",
-        params={"trait": "strength", "pool": services.pool(sw.campaign)},
+        params={"trait": "strength", "pool": bennies.pool(sw.campaign)},
         dice=ScriptedDice([1]),
     )
     assert {o["key"] for o in pending.outcome["options"]} == {"keep", "reroll_pool"}
     with pytest.raises(ServiceError) as refused:  # only the referee spends the pool
-        services.benny_choice(
+        bennies.benny_choice(
             campaign=sw.campaign,
             actor=sw.player,
             role="player",
@@ -218,7 +219,7 @@ def test_a_pool_benny_comes_off_the_tables_pool(sw):
             choice="reroll_pool",
         )
     assert refused.value.status == 403 and refused.value.code == "referee_chooses"
-    _outcome, _follow, ts = services.benny_choice(
+    _outcome, _follow, ts = bennies.benny_choice(
         campaign=sw.campaign,
         actor=sw.referee,
         role="referee",

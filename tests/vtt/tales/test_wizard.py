@@ -10,8 +10,8 @@ from django.urls import reverse
 from systems import get_ruleset
 from systems.core.dice import ScriptedDice
 from vtt.characters.models import Character
-from vtt.tales_web import services
-from vtt.tales_web.models import CharacterWizard
+from vtt.rulesets.tales import services
+from vtt.rulesets.tales.models import CharacterWizard
 
 ROLES = ["anonymous", "outsider", "observer", "player", "referee"]
 

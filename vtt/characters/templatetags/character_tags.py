@@ -1,5 +1,5 @@
-"""``{% moves_config campaign %}``: the labels and URLs ``static/js/moves.js`` needs on the
-table page, as a JSON script element (translated here: there is no JavaScript catalogue)."""
+"""``{% moves_config campaign %}``: the URLs ``static/js/moves.js`` needs on the table page, as
+a JSON script element (its text comes from the JavaScript catalogue)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ register = template.Library()
 
 @register.simple_tag
 def moves_config(campaign) -> str:
-    from vtt.characters.views import move_labels
+    from vtt.characters.views import move_urls
 
-    config = move_labels()
+    config = move_urls()
     config["list_url"] = reverse("api-characters", args=[campaign.pk])
     return json_script(config, "moves-config")
 

@@ -1,6 +1,8 @@
 """The library: ready-made tables and stat blocks per ruleset, copied into a campaign on demand.
 
-Tables keep the generic bilingual shape of ``systems/tales/tables.py``; ``localize_table``
+Each ruleset's plugin supplies its entries (``RulesetWeb.library_tables`` and
+``library_npcs``). Tables keep the generic bilingual shape of ``systems/tales/tables.py``;
+``localize_table``
 turns one into the campaign shape of ``vtt.prep.rolltables`` in one language (a campaign's
 tables are the referee's text, in one language, like every other thing the referee writes).
 """
@@ -10,33 +12,21 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from systems import get_ruleset
 from systems.core.rulekit import without_source
-from systems.tales.tables import all_tables as tales_tables
-from vtt.prep.library import crows
-from vtt.prep.library.npcs import NPC_BLOCKS
+from vtt.rulesets.registry import web_for
 
 
-def _tables() -> dict[str, tuple[dict[str, Any], ...]]:
-    return {
-        "tales": tuple(tales_tables()),
-        "crows": crows.TABLES,
-        "dungeon_world": (),
-        "city_of_judas": (),
-        "savage_worlds": (),
-    }
-
-
-LIBRARY_TABLES: dict[str, tuple[dict[str, Any], ...]] = _tables()
+def _tables(ruleset: str) -> tuple[dict[str, Any], ...]:
+    return web_for(ruleset).library_tables()
 
 
 def library_tables(ruleset: str) -> list[dict[str, Any]]:
     """The ruleset's tables as the API and pages show them: the rulebook citation stays here."""
-    return [without_source(copy.deepcopy(t)) for t in LIBRARY_TABLES.get(ruleset, ())]
+    return [without_source(copy.deepcopy(t)) for t in _tables(ruleset)]
 
 
 def library_table(ruleset: str, key: str) -> dict[str, Any] | None:
-    for table in LIBRARY_TABLES.get(ruleset, ()):
+    for table in _tables(ruleset):
         if table["key"] == key:
             return copy.deepcopy(table)
     return None
@@ -44,7 +34,7 @@ def library_table(ruleset: str, key: str) -> dict[str, Any] | None:
 
 def library_pool(ruleset: str, lang: str) -> dict[str, dict[str, Any]]:
     """Every library table of the ruleset in the campaign shape, by key."""
-    return {t["key"]: localize_table(t, lang) for t in LIBRARY_TABLES.get(ruleset, ())}
+    return {t["key"]: localize_table(t, lang) for t in _tables(ruleset)}
 
 
 def pick(value: Any, lang: str) -> str:
@@ -87,11 +77,11 @@ def localize_table(table: dict[str, Any], lang: str) -> dict[str, Any]:
 
 def npc_blocks(ruleset: str) -> list[dict[str, Any]]:
     """The ruleset's stat blocks as the API and pages show them, without the rulebook citation."""
-    return [without_source(copy.deepcopy(b)) for b in NPC_BLOCKS.get(ruleset, [])]
+    return [without_source(copy.deepcopy(b)) for b in web_for(ruleset).library_npcs()]
 
 
 def npc_block(ruleset: str, key: str) -> dict[str, Any] | None:
-    for block in NPC_BLOCKS.get(ruleset, []):
+    for block in web_for(ruleset).library_npcs():
         if block["key"] == key:
             return copy.deepcopy(block)
     return None
@@ -100,9 +90,8 @@ def npc_block(ruleset: str, key: str) -> dict[str, Any] | None:
 def block_state(ruleset: str, block: dict[str, Any], name: str) -> dict[str, Any]:
     """The block over the ruleset's default NPC, validated as ``character_create`` would
     (raises the ruleset's ``RulesError``)."""
-    rs = get_ruleset(ruleset)
-    full = rs.default_npc() if hasattr(rs, "default_npc") else rs.default_state()
+    web = web_for(ruleset)
+    full = web.default_sheet("npc")
     full.update(copy.deepcopy(block["state"]))
     full["name"] = name
-    validate = rs.validate_npc if hasattr(rs, "validate_npc") else rs.validate_state
-    return validate(full)
+    return web.sheet_validator("npc")(full)

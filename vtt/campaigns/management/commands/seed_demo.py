@@ -1,8 +1,8 @@
 """Demo data: one campaign per ruleset, a referee and two players. Safe to run again.
 
-The players' characters are filled in (``vtt.campaigns.demo_sheets``: Dungeon World classes
-with their moves, Crows characteristics and gear in slots), and the crypt is a dungeon with
-keyed rooms on the map and an encounter table wired to it.
+The players' characters are filled in by each ruleset's plugin (``RulesetWeb.demo_sheets``:
+Dungeon World classes with their moves, Crows characteristics and gear in slots), and the crypt
+is a dungeon with keyed rooms on the map and an encounter table wired to it.
 
 Each demo campaign also holds what a referee keeps from the players, made through the same
 services a referee's clicks go through (so the event log has the events real play leaves): a
@@ -29,7 +29,6 @@ from systems import RULESETS
 from vtt.accounts.models import User
 from vtt.campaigns import demo_markers as M
 from vtt.campaigns import services as campaign_services
-from vtt.campaigns.demo_sheets import demo_sheets
 from vtt.campaigns.models import Campaign, Membership, Role
 from vtt.characters import services as character_services
 from vtt.characters.models import Kind
@@ -39,10 +38,9 @@ from vtt.maps import services as map_services
 from vtt.maps.models import GridKind, HexOrientation
 from vtt.prep import services as prep_services
 from vtt.prep.models import Dungeon, Room
-from vtt.table import clock as table_clock
+from vtt.rulesets.registry import web_for
 from vtt.table import services as table_services
 from vtt.table.models import Visibility as V
-from vtt.tablestate import services as tablestate_services
 
 DEMO_USERS = [
     ("referee", "Ведущий", Role.REFEREE),
@@ -107,7 +105,8 @@ def seed_secrets(campaign: Campaign, users: dict[str, User]) -> None:
             campaign=campaign, actor=actor, role=role, name=name, **kw
         )
 
-    alice_sheet, boris_sheet = demo_sheets(campaign.ruleset)
+    web = web_for(campaign.ruleset)
+    alice_sheet, boris_sheet = web.demo_sheets()
     alice_pc = create(
         alice, Role.PLAYER, "Ярослава", state={**alice_sheet, "notes": f"{M.ALICE_NOTES}: дочь"}
     )
@@ -189,27 +188,11 @@ def seed_secrets(campaign: Campaign, users: dict[str, User]) -> None:
     )
     campaign_services.invite_create(campaign=campaign, created_by=referee)
 
-    if campaign.ruleset == "crows":
-        # The party went down into the crypt; a noise made the referee check for encounters.
-        table_clock.clock_start(campaign=campaign, actor=referee, dungeon="Склеп под часовней")
-        table_clock.clock_conspicuous(campaign=campaign, actor=referee, reason=M.CLOCK_ENCOUNTER)
-        table_clock.clock_stop(campaign=campaign, actor=referee)
-    if campaign.ruleset == "savage_worlds":
-        # A round with the hidden NPC and a hidden ambush dealt in, then one without them (so
-        # later deals follow that selection), then the fight ends.
-        move = tablestate_services.table_move
-        visible = [{"character_id": pc.pk} for pc in (alice_pc, boris_pc)]
-        hidden = [{"character_id": hidden_npc.pk}, {"name": M.EXTRAS_HIDDEN, "hidden": True}]
-        move(campaign=campaign, actor=referee, role=Role.REFEREE, move="start_combat")
-        for participants in (visible + hidden, visible):
-            move(
-                campaign=campaign,
-                actor=referee,
-                role=Role.REFEREE,
-                move="deal_round",
-                params={"participants": participants},
-            )
-        move(campaign=campaign, actor=referee, role=Role.REFEREE, move="end_combat")
+    # The ruleset's own table state (Crows: an encounter check of the dungeon clock; Savage
+    # Worlds: a hidden group dealt in).
+    web.seed_demo_table(
+        campaign, referee=referee, alice_pc=alice_pc, boris_pc=boris_pc, hidden_npc=hidden_npc
+    )
 
 
 # The crypt's keyed rooms besides the altar (which holds the secret markers): key, name, text,
@@ -304,9 +287,9 @@ def _seed_journal(campaign: Campaign, users: dict[str, User], room: Room) -> Non
 
 
 def _seed_map(campaign: Campaign, referee: User, hidden_npc, alice_pc, boris_pc):
-    """The map on the table: a battle map on squares (Crows: a travel map on flat hexes with
-    the party's true position) whose east is still fog."""
-    crows = campaign.ruleset == "crows"
+    """The map on the table: a battle map on squares (a ruleset with a travel day: a travel
+    map on flat hexes with the party's true position) whose east is still fog."""
+    crows = web_for(campaign.ruleset).hex_travel
     m = map_services.map_create(
         campaign=campaign,
         actor=referee,

@@ -1,9 +1,0 @@
-"""The Crows inventory slot board (pages; its writes go through the character API)."""
-
-from django.urls import path
-
-from vtt.characters.inventory_views import inventory_page
-
-urlpatterns = [
-    path("characters/<int:cid>/inventory/", inventory_page, name="character_inventory"),
-]
