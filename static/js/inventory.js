@@ -951,7 +951,7 @@ function start() {
       var f = addForm.elements;
       var name = f.name.value.trim();
       if (!name) { addError.textContent = gettext("Give the item a name."); addError.hidden = false; return; }
-      var count = Math.max(1, Math.min(10, Number(f.count.value) || 1));
+      var count = Math.max(1, Math.min(Number(f.count.max), Number(f.count.value) || 1));
       var card = cardFromForm(f, name);
       var area = f.area.value;
       var target = f.slot.value ? area + ":" + f.slot.value : area;

@@ -38,7 +38,7 @@ from systems.core.schema import (
     msg,
     validate,
 )
-from systems.crows.items import ITEM, clean_item, stack_kind
+from systems.crows.items import ITEM, STACK_MAX, clean_item, stack_kind
 from systems.crows.terms import MAGIC_SLOT_KEYS, MAGIC_SLOTS
 
 HANDS, BELT, BACKPACK = "hands", "belt", "backpack"
@@ -68,15 +68,15 @@ PLACEMENT = ObjectField(
     en="Items in slots",
     fields={
         "area": ChoiceField(ru="Тип слотов", en="Slot type", default=BACKPACK, choices=AREAS),
-        "slot": IntField(ru="Первый слот", en="First slot", default=1, min=1, max=10),
-        "items": ListField(ru="Стопка", en="Stack", item=ITEM, min_items=1, max_items=99),
+        "slot": IntField(ru="Первый слот", en="First slot", default=1, min=1, max=BACKPACK_SLOTS),
+        "items": ListField(ru="Стопка", en="Stack", item=ITEM, min_items=1, max_items=STACK_MAX),
     },
 )
 WOUND = ObjectField(
     ru="Рана",
     en="Wound",
     fields={
-        "slot": IntField(ru="Слот рюкзака", en="Backpack slot", default=1, min=1, max=10),
+        "slot": IntField(ru="Слот рюкзака", en="Backpack slot", default=1, min=1, max=BACKPACK_SLOTS),
         "hunger": BoolField(ru="Рана от голода", en="Hunger wound"),
     },
 )

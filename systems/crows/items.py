@@ -39,14 +39,27 @@ from systems.crows.terms import (
     WEAR_KEYWORDS,
 )
 
+# The card's limits, one home each: the schema below checks them and the inventory page's
+# form reads them (``{% limit "systems.crows.items.NAME_MAX" %}``).
+NAME_MAX = 100  # characters of an item's name
+KIND_MAX = 60  # characters of an item kind (what stacks, what refuels, what it shoots)
+STACK_MAX = 99  # items in one stack
+WEAR_DICE_MAX = 20  # wear dice of one item
+DEFENCE_MAX = 50  # Armour Defence of one item
+TIER_MAX = 200  # characters of one damage tier (a dice notation)
+LIGHT_MAX = 100  # squares of bright or dim light
+NOTE_MAX = 1000  # characters of an item's notes
+
 WEAR = ObjectField(
     ru="Кости износа",
     en="Wear dice",
     nullable=True,
     default=None,
     fields={
-        "dice": IntField(ru="Осталось костей", en="Dice left", default=0, min=0, max=20),
-        "max": IntField(ru="Максимум костей", en="Maximum dice", default=0, min=0, max=20),
+        "dice": IntField(ru="Осталось костей", en="Dice left", default=0, min=0, max=WEAR_DICE_MAX),
+        "max": IntField(
+            ru="Максимум костей", en="Maximum dice", default=0, min=0, max=WEAR_DICE_MAX
+        ),
         "keywords": ListField(
             ru="Ключевые слова",
             en="Keywords",
@@ -54,7 +67,7 @@ WEAR = ObjectField(
             max_items=5,
         ),
         "refuel_with": StrField(
-            ru="Чем заправлять (вид предмета)", en="Refuelled with (item kind)", max_length=60
+            ru="Чем заправлять (вид предмета)", en="Refuelled with (item kind)", max_length=KIND_MAX
         ),
         "active": BoolField(
             ru="Работает (для не-светильников)", en="Active (non-light items)", default=True
@@ -68,8 +81,8 @@ ARMOUR = ObjectField(
     nullable=True,
     default=None,
     fields={
-        "defence": IntField(ru="Защита доспеха", en="Armour Defence", default=0, min=0, max=50),
-        "max": IntField(ru="Максимум защиты", en="Maximum defence", default=0, min=0, max=50),
+        "defence": IntField(ru="Защита доспеха", en="Armour Defence", default=0, min=0, max=DEFENCE_MAX),
+        "max": IntField(ru="Максимум защиты", en="Maximum defence", default=0, min=0, max=DEFENCE_MAX),
         "shield": BoolField(ru="Щит", en="Shield"),
     },
 )
@@ -111,14 +124,14 @@ DAMAGE = ObjectField(
         "expertise": ChoiceField(
             ru="Оружейная экспертиза", en="Weapon expertise", default="", choices=WEAPON_EXPERTISE
         ),
-        "tier1": StrField(ru="1-я ступень", en="Tier 1", max_length=200),
-        "tier2": StrField(ru="2-я ступень", en="Tier 2", max_length=200),
-        "tier3": StrField(ru="3-я ступень", en="Tier 3", max_length=200),
+        "tier1": StrField(ru="1-я ступень", en="Tier 1", max_length=TIER_MAX),
+        "tier2": StrField(ru="2-я ступень", en="Tier 2", max_length=TIER_MAX),
+        "tier3": StrField(ru="3-я ступень", en="Tier 3", max_length=TIER_MAX),
         "piercing": BoolField(ru="Пробивающий урон", en="Piercing damage"),
         "ammo": StrField(
             ru="Боеприпас (вид предмета)",
             en="Ammunition (item kind)",
-            max_length=60,
+            max_length=KIND_MAX,
             internal=True,
         ),
     },
@@ -130,8 +143,8 @@ LIGHT = ObjectField(
     nullable=True,
     default=None,
     fields={
-        "bright": IntField(ru="Яркий, клеток", en="Bright squares", default=0, min=0, max=100),
-        "dim": IntField(ru="Тусклый, клеток", en="Dim squares", default=0, min=0, max=100),
+        "bright": IntField(ru="Яркий, клеток", en="Bright squares", default=0, min=0, max=LIGHT_MAX),
+        "dim": IntField(ru="Тусклый, клеток", en="Dim squares", default=0, min=0, max=LIGHT_MAX),
         "lit": BoolField(ru="Горит", en="Lit"),
     },
 )
@@ -210,15 +223,15 @@ ITEM = ObjectField(
     en="Item card",
     fields={
         "id": StrField(ru="Идентификатор", en="Id", required=True, max_length=64, internal=True),
-        "name": StrField(ru="Название", en="Name", max_length=100),
+        "name": StrField(ru="Название", en="Name", max_length=NAME_MAX),
         "kind": StrField(
             ru="Вид (что складывается в стопку)",
             en="Kind (what may stack)",
-            max_length=60,
+            max_length=KIND_MAX,
             internal=True,
         ),
         "slots": IntField(ru="Слотов", en="Slots", default=1, min=1, max=64),
-        "stack": IntField(ru="Предел стопки", en="Stack limit", default=1, min=1, max=99),
+        "stack": IntField(ru="Предел стопки", en="Stack limit", default=1, min=1, max=STACK_MAX),
         "magic": BoolField(ru="Магический", en="Magical"),
         "magic_slot": ChoiceField(
             ru="Слот магического предмета",
@@ -237,7 +250,7 @@ ITEM = ObjectField(
         "light": LIGHT,
         "corpse": CORPSE,
         "spell": SPELL,
-        "note": StrField(ru="Заметки", en="Notes", max_length=1000),
+        "note": StrField(ru="Заметки", en="Notes", max_length=NOTE_MAX),
     },
 )
 

@@ -87,6 +87,10 @@ STEPS: tuple[Choice, ...] = (
 STEP_KEYS = tuple(c.key for c in STEPS)
 DETAIL_ORIGINS = frozenset({5, 6, 11})  # Artist, Artisan, Guild worker
 PICKS = 2
+DETAIL_MAX = 60  # characters of a craft or a skill's detail
+NAME_MAX = 100  # characters of the finished character's name
+LANGUAGE_MAX = 60  # characters of one language
+LANGUAGES_MAX = 20  # languages written at the finish
 ACTIONS = (
     "roll_stat",
     "assign_stat",
@@ -112,7 +116,7 @@ PICK = ObjectField(
         "key": StrField(
             ru="Навык или заклинание", en="Skill or spell", max_length=60, required=True
         ),
-        "detail": StrField(ru="Уточнение", en="Detail", max_length=60),
+        "detail": StrField(ru="Уточнение", en="Detail", max_length=DETAIL_MAX),
     },
 )
 EQUIPMENT = ObjectField(
@@ -146,7 +150,7 @@ WIZARD = ObjectField(
             default=None,
             nullable=True,
             fields={
-                "crafts": ListField(item=StrField(max_length=60), max_items=2),
+                "crafts": ListField(item=StrField(max_length=DETAIL_MAX), max_items=2),
                 "art": StrField(max_length=30),
             },
         ),
@@ -598,8 +602,10 @@ def finish(
     clean = validate(
         ObjectField(
             fields={
-                "name": StrField(max_length=100),
-                "languages": ListField(item=StrField(max_length=60), max_items=20),
+                "name": StrField(max_length=NAME_MAX),
+                "languages": ListField(
+                    item=StrField(max_length=LANGUAGE_MAX), max_items=LANGUAGES_MAX
+                ),
             }
         ),
         {"name": name, "languages": list(languages)},

@@ -30,6 +30,8 @@ from vtt.permissions import Action, authorize_character, can
 from vtt.table.models import EventCursor
 
 RULESET = "crows"
+# Copies one "Add an item" places at once: the page sends one place_item per copy.
+ADD_COPIES_MAX = 10
 
 
 @login_required

@@ -25,6 +25,8 @@ from vtt.permissions import Action, authorize
 from vtt.rulesets.tales import services
 
 WIZARD_BUCKET = TokenBucket("wizard", burst=20, per_second=4)
+# Characters of the comma-separated languages field; the wizard checks each language itself.
+LANGUAGES_FIELD_MAX = 400
 TEMPLATE = "tales/wizard.html"
 
 
@@ -65,7 +67,8 @@ def params_from_post(action: str, post) -> dict[str, Any]:
             "weapons": post.getlist("weapons"),
         }
     if action == "finish":
-        languages = [x.strip() for x in post.get("languages", "").split(",") if x.strip()]
+        text = post.get("languages", "")[:LANGUAGES_FIELD_MAX]
+        languages = [x.strip() for x in text.split(",") if x.strip()]
         return {"name": post.get("name", ""), "languages": languages}
     return {}
 
