@@ -372,7 +372,7 @@ function start() {
       });
       label.appendChild(node("span", "muted", " " + gettext("Allies") + " "));
       label.appendChild(allies);
-      label.appendChild(node("input", "travel-quarry", null, { "data-quarry-for": String(c.id), maxlength: "200", size: "10", placeholder: gettext("Quarry"), "aria-label": gettext("Quarry") + ": " + c.name }));
+      label.appendChild(node("input", "travel-quarry", null, { "data-quarry-for": String(c.id), maxlength: K.limits.quarry, size: "10", placeholder: gettext("Quarry"), "aria-label": gettext("Quarry") + ": " + c.name }));
       label.appendChild(node("span", "muted", " " + gettext("Helps instead") + " "));
       label.appendChild(helps);
       form.appendChild(label);
@@ -542,8 +542,8 @@ function start() {
       bar.appendChild(button(gettext("Let go"), function () { return combatStep("release", { combatant: who.id }); }, "", { "data-combat-release": "" }));
     }
     if (left.actions > 0) {
-      var what = node("input", "", null, { "data-combat-ready-what": "", maxlength: "200", size: "10", placeholder: gettext("What (e.g. attack)"), "aria-label": gettext("What (e.g. attack)") });
-      var trigger = node("input", "", null, { "data-combat-ready-trigger": "", maxlength: "200", size: "14", placeholder: gettext("When… (the trigger)"), "aria-label": gettext("Trigger") });
+      var what = node("input", "", null, { "data-combat-ready-what": "", maxlength: K.limits.readyText, size: "10", placeholder: gettext("What (e.g. attack)"), "aria-label": gettext("What (e.g. attack)") });
+      var trigger = node("input", "", null, { "data-combat-ready-trigger": "", maxlength: K.limits.readyText, size: "14", placeholder: gettext("When… (the trigger)"), "aria-label": gettext("Trigger") });
       bar.appendChild(what);
       bar.appendChild(trigger);
       bar.appendChild(button(gettext("Ready an action"), function () {

@@ -429,7 +429,7 @@ function start() {
       ]));
     });
     details.appendChild(list);
-    var name = h("input", { name: "group", maxlength: 50, placeholder: gettext("Group of extras (one card)"), "aria-label": gettext("Group of extras (one card)"), "data-key": "group-name" });
+    var name = h("input", { name: "group", maxlength: cfg.limits.name, placeholder: gettext("Group of extras (one card)"), "aria-label": gettext("Group of extras (one card)"), "data-key": "group-name" });
     var hidden = h("input", { type: "checkbox", name: "hidden" });
     var form = h("form", { "class": "picker-add" }, [
       name,

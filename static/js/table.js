@@ -512,7 +512,7 @@ function start() {
       if (editable) {
         var input = h("input", {
           type: "number", "class": "init-value", "aria-label": gettext("Initiative value") + ": " + entry.name,
-          value: entry.value === null ? "" : String(entry.value), min: -999, max: 999,
+          value: entry.value === null ? "" : String(entry.value), min: -config.limits.entryValue, max: config.limits.entryValue,
           inputMode: "numeric",
         });
         input.addEventListener("change", function () {

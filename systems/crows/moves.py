@@ -27,7 +27,16 @@ from systems.core.schema import (
 )
 from systems.crows.checks import SOURCES
 from systems.crows.items import DAMAGE, ITEM
-from systems.crows.sheet import COMBAT, COMBATANT, EFFECT, PROJECT, ROLE_ENTRY, SHEET, TRAVEL
+from systems.crows.sheet import (
+    COMBAT,
+    COMBATANT,
+    EFFECT,
+    PROJECT,
+    QUARRY_MAX,
+    ROLE_ENTRY,
+    SHEET,
+    TRAVEL,
+)
 from systems.crows.terms import (
     ACTIVITIES,
     CHARACTERISTICS,
@@ -1713,7 +1722,7 @@ MOVES: tuple[MoveSpec, ...] = (
                 item=StrField(max_length=100),
                 max_items=4,
             ),
-            quarry=StrField(ru="Кого выслеживаете", en="Quarry", max_length=200),
+            quarry=StrField(ru="Кого выслеживаете", en="Quarry", max_length=QUARRY_MAX),
             characteristic=CHAR_ONE,
         ),
     ),

@@ -40,6 +40,9 @@ from systems.crows.terms import (
     TASK_CHOICES,
 )
 
+READY_TEXT_MAX = 200  # characters of a readied action's "what" and of its trigger
+QUARRY_MAX = 200  # characters of the quarry a travel role tracks
+
 EXPERTISE_ENTRY = ObjectField(
     ru="Экспертиза",
     en="Expertise",
@@ -273,8 +276,8 @@ READIED = ObjectField(
                 Choice("maneuver", "Манёвр", "Maneuver"),
             ),
         ),
-        "what": StrField(ru="Действие или манёвр", en="Action or maneuver", max_length=200),
-        "trigger": StrField(ru="Триггер", en="Trigger", max_length=200),
+        "what": StrField(ru="Действие или манёвр", en="Action or maneuver", max_length=READY_TEXT_MAX),
+        "trigger": StrField(ru="Триггер", en="Trigger", max_length=READY_TEXT_MAX),
         "round": IntField(ru="Раунд", en="Round", default=0, min=0),
     },
 )
@@ -393,7 +396,7 @@ ROLE_ENTRY = ObjectField(
         "quarry": StrField(
             ru="Кого выслеживаете (Рефери согласен)",
             en="Quarry (the Referee agrees)",
-            max_length=200,
+            max_length=QUARRY_MAX,
         ),
     },
 )

@@ -121,6 +121,7 @@ def _page_context(request: HttpRequest, membership: Membership) -> dict[str, Any
         "initiative": services.initiative_snapshot(campaign.pk, include_hidden=is_referee),
         "members": member_info,
         "lang": get_language() or "ru",
+        "limits": {"entryValue": services.ENTRY_VALUE_MAX},
         "csrf": get_token(request),
         "urls": {
             "ws": f"/ws/campaigns/{campaign.pk}/",

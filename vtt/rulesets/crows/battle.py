@@ -34,6 +34,7 @@ from systems.core.schema import fail
 from systems.crows import combat as cb
 from systems.crows import movement as mv
 from systems.crows.conditions import speed as crow_speed
+from systems.crows.sheet import READY_TEXT_MAX
 from systems.crows.terms import COSTS
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Membership, Role
@@ -502,7 +503,7 @@ def _ready(m, membership, camp, params, dice):
     kind = params.get("kind") or "action"
     if kind not in ("action", "maneuver"):
         raise Invalid(gettext("A readied action or maneuver."), fields={"kind": [str(kind)]})
-    trigger = str(params.get("trigger") or "").strip()[:200]
+    trigger = str(params.get("trigger") or "").strip()[:READY_TEXT_MAX]
     if not trigger:
         raise Invalid(gettext("Name the trigger."), fields={"trigger": ["required"]})
     _need_action(camp["combat"], cid)
@@ -512,7 +513,7 @@ def _ready(m, membership, camp, params, dice):
         camp,
         dice,
         combatant=cid,
-        what=str(params.get("what") or "").strip()[:200],
+        what=str(params.get("what") or "").strip()[:READY_TEXT_MAX],
         trigger=trigger,
         kind=kind,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from systems.crows.sheet import QUARRY_MAX, READY_TEXT_MAX
 from systems.crows.terms import COSTS, PACES, RIVER, ROLES, SIDES, TASKS
 from vtt.campaigns.models import Membership, Role
 from vtt.maps import selectors
@@ -41,6 +42,7 @@ def crows_config(membership: Membership, m: Map | None) -> dict[str, Any]:
         "miasma": travel.pending_saves(campaign),
         "combat": combat_state,
         "players": players,
+        "limits": {"quarry": QUARRY_MAX, "readyText": READY_TEXT_MAX},
         "paces": [{"key": p.key, "ru": p.ru, "en": p.en} for p in PACES],
         "rivers": [c.as_dict() for c in RIVER],
         "roles": [c.as_dict() for c in ROLES],

@@ -35,6 +35,7 @@ from systems.crows import travel as travel_rules
 from systems.crows.conditions import speed
 from systems.crows.miasma import is_person
 from systems.crows.modifiers import SLOTH, has_effect
+from systems.crows.sheet import QUARRY_MAX
 from systems.crows.terms import HEX_DIRECTIONS, PACES_BY_KEY, TASKS_BY_KEY
 from vtt.accounts.models import User
 from vtt.campaigns.models import Campaign, Role
@@ -374,7 +375,7 @@ def _roles(m, campaign, actor, camp, params, dice):
                 "role": task.role,
                 "task": task.key,
                 "allies": allies,
-                "quarry": str(entry.get("quarry") or "")[:200],
+                "quarry": str(entry.get("quarry") or "")[:QUARRY_MAX],
             }
         )
     for entry in raw_help:

@@ -646,6 +646,11 @@ def name_outcome(ts: TableState, outcome: Outcome, *, players: bool) -> dict[str
     return text
 
 
+def panel_config(campaign: Campaign) -> dict[str, Any]:
+    """The limits the panel's inputs carry, read from the constants this module checks."""
+    return {"limits": {"name": NAME_MAX}}
+
+
 RULES_STATE = RulesState(
     procedures="table",
     panel_title=gettext_lazy("Action deck"),
@@ -673,4 +678,5 @@ RULES_STATE = RulesState(
     snapshot=snapshot,
     mine=mine,
     name_outcome=name_outcome,
+    panel_config=panel_config,
 )
