@@ -76,7 +76,9 @@ WOUND = ObjectField(
     ru="Рана",
     en="Wound",
     fields={
-        "slot": IntField(ru="Слот рюкзака", en="Backpack slot", default=1, min=1, max=BACKPACK_SLOTS),
+        "slot": IntField(
+            ru="Слот рюкзака", en="Backpack slot", default=1, min=1, max=BACKPACK_SLOTS
+        ),
         "hunger": BoolField(ru="Рана от голода", en="Hunger wound"),
     },
 )

@@ -81,8 +81,12 @@ ARMOUR = ObjectField(
     nullable=True,
     default=None,
     fields={
-        "defence": IntField(ru="Защита доспеха", en="Armour Defence", default=0, min=0, max=DEFENCE_MAX),
-        "max": IntField(ru="Максимум защиты", en="Maximum defence", default=0, min=0, max=DEFENCE_MAX),
+        "defence": IntField(
+            ru="Защита доспеха", en="Armour Defence", default=0, min=0, max=DEFENCE_MAX
+        ),
+        "max": IntField(
+            ru="Максимум защиты", en="Maximum defence", default=0, min=0, max=DEFENCE_MAX
+        ),
         "shield": BoolField(ru="Щит", en="Shield"),
     },
 )
@@ -143,7 +147,9 @@ LIGHT = ObjectField(
     nullable=True,
     default=None,
     fields={
-        "bright": IntField(ru="Яркий, клеток", en="Bright squares", default=0, min=0, max=LIGHT_MAX),
+        "bright": IntField(
+            ru="Яркий, клеток", en="Bright squares", default=0, min=0, max=LIGHT_MAX
+        ),
         "dim": IntField(ru="Тусклый, клеток", en="Dim squares", default=0, min=0, max=LIGHT_MAX),
         "lit": BoolField(ru="Горит", en="Lit"),
     },

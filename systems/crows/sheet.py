@@ -276,7 +276,9 @@ READIED = ObjectField(
                 Choice("maneuver", "Манёвр", "Maneuver"),
             ),
         ),
-        "what": StrField(ru="Действие или манёвр", en="Action or maneuver", max_length=READY_TEXT_MAX),
+        "what": StrField(
+            ru="Действие или манёвр", en="Action or maneuver", max_length=READY_TEXT_MAX
+        ),
         "trigger": StrField(ru="Триггер", en="Trigger", max_length=READY_TEXT_MAX),
         "round": IntField(ru="Раунд", en="Round", default=0, min=0),
     },

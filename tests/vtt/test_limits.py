@@ -251,9 +251,6 @@ def test_no_bare_limit_in_serializers_forms_and_views():
 
 
 TEMPLATE_NUMBER = re.compile(r'\b(maxlength|max)="\d{2,}"|\bmin="-\d+"')
-# Pages of rulesets that moved into their plugin apps (issue 20); their forms keep their
-# numbers until a service of the plugin gives them a constant to read.
-TEMPLATES_NOT_YET = {"crows/inventory.html", "tales/wizard.html"}
 
 
 def _template_files() -> list[tuple[str, Path]]:
@@ -265,12 +262,27 @@ def _template_files() -> list[tuple[str, Path]]:
 def test_no_bare_limit_in_templates():
     found = []
     for rel, path in _template_files():
-        if rel in TEMPLATES_NOT_YET:
-            continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if TEMPLATE_NUMBER.search(line):
                 found.append(f"templates/{rel}:{n}: {line.strip()[:120]}")
     assert not found, 'use {% limit "module.CONSTANT" %}:\n' + "\n".join(found)
+
+
+# A script's input limit as a literal: ``maxlength: 50``, ``max: 999``, ``min: -999``,
+# ``maxLength = "200"``, ``Math.min(10, …)``. Scripts read limits from the page's config.
+SCRIPT_NUMBER = re.compile(
+    r"""\b(maxlength|maxLength|min|max)["']?\s*[:=]\s*["']?-?\d{2,}|Math\.min\(\s*\d{2,}\s*,"""
+)
+
+
+def test_no_bare_limit_in_scripts():
+    found = []
+    for path in sorted((ROOT / "static" / "js").rglob("*.js")):
+        rel = path.relative_to(ROOT).as_posix()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if SCRIPT_NUMBER.search(line):
+                found.append(f"{rel}:{n}: {line.strip()[:120]}")
+    assert not found, "read the limit from the page's config:\n" + "\n".join(found)
 
 
 LIMIT_TAG = re.compile(r'\{%\s*limit\s+"([^"]+)"\s*%\}')
