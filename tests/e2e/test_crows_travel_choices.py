@@ -9,6 +9,7 @@ import uuid
 
 from playwright.sync_api import expect
 
+from systems.crows.sheet import QUARRY_MAX
 from tests.e2e.conftest import login
 from tests.e2e.test_crows_map_attack import (
     DESKTOP,
@@ -62,6 +63,7 @@ def test_roles_with_allies_then_the_players_own_choices(new_page):
     gm.locator(f"[data-role-for='{ava}']").select_option("hunt")
     gm.locator(f"[data-allies-for='{ava}']").select_option(str(bran))
     gm.locator(f"[data-quarry-for='{ava}']").fill("олень")
+    expect(gm.locator(f"[data-quarry-for='{ava}']")).to_have_attribute("maxlength", str(QUARRY_MAX))
     gm.locator(f"[data-helps-for='{bran}']").select_option(str(ava))
     gm.locator("[data-travel-step=roles]").click()
     expect(pc.locator(f"[data-travel-state] [data-role-name='{ava_name}']")).to_be_visible()

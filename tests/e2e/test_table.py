@@ -16,6 +16,7 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ARTIFACTS, login
+from vtt.table.services import ENTRY_VALUE_MAX
 
 CAMPAIGN = "Демо: Dungeon World"
 PHONE = {"width": 390, "height": 844}
@@ -316,6 +317,9 @@ def test_initiative_tracker_with_a_hidden_npc(new_page):
     gm.click("[data-init=next]")
     expect(pc.locator("#init-list .init-entry.current")).to_contain_text("Алиса", timeout=2000)
     # a player edits their own value; the referee sees it
+    value = pc.locator("#init-list .init-entry", has_text="Алиса").locator("input")
+    expect(value).to_have_attribute("max", str(ENTRY_VALUE_MAX))  # from the page's config
+    expect(value).to_have_attribute("min", str(-ENTRY_VALUE_MAX))
     pc.locator("#init-list .init-entry", has_text="Алиса").locator("input").fill("20")
     pc.locator("#init-list .init-entry", has_text="Алиса").locator("input").press("Enter")
     pc.locator("#notation").focus()
