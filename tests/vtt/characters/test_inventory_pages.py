@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from systems.core.dice import ScriptedDice
+from systems.crows import items
 from tests.conftest import Table, make_user
 from tests.helpers import js_catalogue
 from vtt.campaigns import services as campaign_services
@@ -102,6 +103,10 @@ def test_board_by_role(crows, hero, client_for, role, status, editable):
     ]
     html = response.content.decode()
     assert 'id="inv-add"' in html  # the add-item form is for editors
+    # the form carries the limits the item card schema checks (docs/limits.md)
+    assert f'name="name" maxlength="{items.NAME_MAX}"' in html
+    assert f'name="stack" type="number" inputmode="numeric" min="1" max="{items.STACK_MAX}"' in html
+    assert f'name="note" maxlength="{items.NOTE_MAX}"' in html
     assert "Только просмотр" not in html
 
 
