@@ -1,12 +1,13 @@
-"""The Crows travel day driven from the hex map (seed L949-L1208; digest §2.7 "travel watch").
+"""The Crows travel day driven from the hex map (rulebook «Путешествие по суше»).
 
 The travel state lives where the rules keep it, in the campaign state of the dungeon clock
 (``DungeonClock.ruleset_state["travel"]``), so arriving somewhere switches to dungeon turns with
-the day's threshold (L1204). Every step runs the ruleset's campaign move and publishes a
+the day's threshold («Путешествие по суше › Встречи и точки интереса › Точки интереса»). Every step runs the ruleset's campaign move and publishes a
 ``travel`` event twice, like map events: the referee's copy (``blind``, ``audience: "referee"``)
 with the whole state and what is secret, and the players' copy (``players``,
 ``audience: "players"``) built from ``systems.crows.travel.public_view``: no encounter rolls, no
-drift rolls, no true hex while the party is lost (players see the position as unknown, L1144).
+drift rolls, no true hex while the party is lost (players see the position as unknown,
+«Путешествие по суше › Заблудились»).
 The party's marker on the map follows: the true hex is the referee's, and players are shown
 the hex only while the party knows where it is.
 
@@ -119,7 +120,7 @@ def current_travel(campaign: Campaign | int) -> dict[str, Any] | None:
 def rules_view(travel: dict[str, Any]) -> dict[str, Any]:
     """The travel state a role check may see: what players see (no encounter or drift rolls,
     no true hex while lost). Back on track needs no more: the replay on the real state puts
-    the party where it truly is (L1155)."""
+    the party where it truly is («Путешествие по суше › Заблудились › Снова на пути»)."""
     return travel_rules.clean_travel(travel_rules.public_view(travel))
 
 
@@ -292,7 +293,8 @@ def _begin(m, campaign, actor, camp, params, dice):
 
 
 def _slowest(campaign: Campaign) -> int:
-    """The slowest living traveller's speed (L975-L983; wounds slow a crow, L438)."""
+    """The slowest living traveller's speed («Путешествие по суше › Темп пути»; wounds slow a crow,
+    «Урон и смерть › Раны»)."""
     speeds = [
         speed(c.state)
         for c in _characters(campaign)
@@ -399,7 +401,8 @@ def _roles(m, campaign, actor, camp, params, dice):
 
 
 def _encounter(m, campaign, actor, camp, params, dice):
-    """The referee's 1d10 against the threshold (L1196-L1198): the roll is the referee's."""
+    """The referee's 1d10 against the threshold («Путешествие по суше › Встречи и точки интереса ›
+    Дорожные встречи»): the roll is the referee's."""
     _travelling(camp)
     kind = params.get("kind", "travel")
     out = _resolve(campaign, "travel_encounter", camp, dice, kind=kind)
@@ -423,7 +426,8 @@ def _encounter(m, campaign, actor, camp, params, dice):
 
 
 def _move(m, campaign, actor, camp, params, dice):
-    """Today's hexes (L963); while lost each hex left is a secret 1d6 (L1146)."""
+    """Today's hexes («Путешествие по суше › Порядок путешествия»); while lost each hex left is a
+    secret 1d6 («Путешествие по суше › Заблудились»)."""
     _travelling(camp)
     out = _resolve(
         campaign,
@@ -480,7 +484,8 @@ def _found(m, campaign, actor, camp, params, dice):
 
 
 def _arrive(m, campaign, actor, camp, params, dice):
-    """A dungeon or point of interest: dungeon turns, with today's threshold (L1204)."""
+    """A dungeon or point of interest: dungeon turns, with today's threshold
+    («Путешествие по суше › Встречи и точки интереса › Точки интереса»)."""
     _travelling(camp)
     place = " ".join(str(params.get("place") or "").split())[: table_clock.DUNGEON_NAME_MAX]
     out = _resolve(campaign, "travel_arrive", camp, dice, place=place)
@@ -563,8 +568,8 @@ def role_check(
     characteristic: str | None = None,
     dice: Dice | None = None,
 ) -> tuple[Outcome, PendingMove | None]:
-    """A traveller's role check (L993-L1156), by its player or the referee, in the day's order
-    (L960). The roll is the sheet's ``travel_role`` move; the day changes in the hook below."""
+    """A traveller's role check («Путешествие по суше › Дорожные роли»), by its player or the referee, in the day's order
+    («Путешествие по суше › Порядок путешествия»). The roll is the sheet's ``travel_role`` move; the day changes in the hook below."""
     _require(map)
     campaign = map.campaign
     character = _by_id(campaign, character_id, "character_id")
@@ -668,7 +673,7 @@ def _after_role_check(
 character_services.register_outcome_hook(CROWS, "travel_role", _after_role_check, routed=True)
 
 
-# --- the Miasma after the rest (L1162-L1188) -----------------------------------------------------
+# --- the Miasma after the rest («Путешествие по суше › Миазма») -----------------------------------------------------
 
 
 def _persons(campaign: Campaign) -> list[Character]:
