@@ -645,7 +645,7 @@ def counter_profile(
 ) -> tuple[dict[str, Any] | None, str]:
     """(profile, item id) a creature counterattacks with, or (None, reason).
 
-    The seed needs a held melee weapon («Бой › Контратака»). A3: a held non-weapon item counts as
+    The rulebook needs a held melee weapon («Бой › Контратака»). Our reading: a held non-weapon item counts as
     improvised (unarmed damage), a creature's natural weapon counts, and an empty-handed character
     may counterattack unarmed only when the campaign allows it (``counter_unarmed``).
     """

@@ -96,7 +96,7 @@ class DamageMoves:
 
     def _do_suffocate(self, call: Call) -> Outcome:
         """Удушье («Частые опасности › Удушье»): 3 + Strength rounds; then 1d6 at the start of every
-        round. Not marked piercing in the seed (digest ambiguity 8; a setting)."""
+        round. Not marked piercing in the rulebook (a setting)."""
         st, p = call.state, call.params
         self._alive(st)
         strength = st["characteristics"]["strength"]

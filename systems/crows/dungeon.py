@@ -18,8 +18,8 @@ order) and every result as an event, in the order the dice were rolled:
 7. the next turn starts («Ходы подземелья › Конец хода подземелья»); with the 1d6-rooms variant its
 room count is rolled («Ходы подземелья › Вне подземелья»).
 
-Steps 1 then 6 then 7 are the seed's order («Ходы подземелья › Конец хода подземелья»); 2-5 fire "at
-the end of the dungeon turn" elsewhere in the seed and are placed in the digest's recommended order.
+Steps 1 then 6 then 7 are the rulebook's order («Ходы подземелья › Конец хода подземелья»); 2-5 fire "at
+the end of the dungeon turn" elsewhere in the rulebook; their order among themselves is ours.
 """
 
 from __future__ import annotations

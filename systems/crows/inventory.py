@@ -571,7 +571,7 @@ def move_cost(from_area: str, to_area: str, *, in_rounds: bool) -> str:
     («Слоты инвентаря › Перекладывание между слотами»); in rounds hands<->belt is a ``"maneuver"``,
     out of the backpack a ``"retrieve"`` (maneuver + d10,
     «Слоты инвентаря › Перекладывание между слотами»). Putting an item into the backpack in rounds
-    is not in the seed; a maneuver is the reading here."""
+    is not in the rulebook; a maneuver is the reading here."""
     if not in_rounds or from_area == to_area == BACKPACK:
         return "free"
     if from_area == BACKPACK:

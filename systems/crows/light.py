@@ -24,7 +24,7 @@ LIGHT_SOURCE_KEYS: dict[str, tuple[str, ...]] = {
 
 
 def campfire(size: str) -> dict[str, int]:
-    """Яркость костра («Свет › Яркость костра»). The seed has no Охренеть! row."""
+    """Яркость костра («Свет › Яркость костра»). The rulebook has no Охренеть! row."""
     if size not in CAMPFIRE:
         raise fail(
             "size",

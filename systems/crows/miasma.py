@@ -171,7 +171,7 @@ def leave_miasma(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 def grant_lying_expertise(state: dict[str, Any], key: str) -> dict[str, Any]:
     """Lying («Путешествие по суше › Эффекты Миазмы»): an expertise you lack, with 1 use (not in the
-    seed, A13), noted on the effect so it is lost on leaving."""
+    rulebook; our reading), noted on the effect so it is lost on leaving."""
     from systems.core.schema import fail
 
     st = copy.deepcopy(state)

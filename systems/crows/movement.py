@@ -187,7 +187,7 @@ def forced_end(path: list[dict[str, Any]], squares: int, *, flier: bool) -> dict
 def tip_dice(object_size: str, target_size: str) -> int:
     """d10s an object deals landing on a creature of its size or smaller: 1d10 + 2d10 per size
     category larger («Бой › Опрокидывание предметов»): a Huge object on a Medium creature deals
-    5d10. 0 when the object is smaller than the creature (the seed gives no damage then)."""
+    5d10. 0 when the object is smaller than the creature (the rulebook gives no damage then)."""
     steps = size_steps(object_size, target_size)
     if steps < 0:
         return 0

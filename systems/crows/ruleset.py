@@ -1,5 +1,4 @@
-"""Crows: Fortune or Death (seed ``001_*_crows.txt``; digests ``crows_a_checks_slots_dungeon.md``
-and ``crows_b_combat_travel_spells.md``). ``Crows`` is assembled here from one mixin per domain,
+"""Crows: Fortune or Death (the rulebook, cited by chapter and heading). ``Crows`` is assembled here from one mixin per domain,
 each module holding that domain's move handlers:
 
 * ``check_moves`` checks and special checks; ``damage_moves`` damage, wounds and hazards;

@@ -15,7 +15,6 @@ from typing import Any
 
 from systems.core.schema import Choice
 
-SEED = "shared/seeds/001_06db556d559045f9_crows.txt"
 DIGEST = "shared/rules/crows_a_checks_slots_dungeon.md"
 
 # --- characteristics («Характеристики») -------------------------------------------------------
@@ -48,7 +47,7 @@ EXPERTISE_CATEGORIES: tuple[Choice, ...] = (
 
 @dataclass(frozen=True)
 class Expertise:
-    """One expertise of the seed's three tables, with what it is for (Применение)."""
+    """One expertise of the rulebook's three tables, with what it is for (Применение)."""
 
     key: str
     ru: str
@@ -704,7 +703,7 @@ RIVER_HEXES: dict[str, int] = {
 }  # «Путешествие по суше › Реки и дороги»
 ROAD_HEXES, ROAD_THRESHOLD = 1, -1  # «Путешествие по суше › Реки и дороги»
 TRAVEL_THRESHOLD_MAX = 10  # «Путешествие по суше › Дорожные встречи»
-TRAVEL_THRESHOLD_MIN = 1  # digest A9 (not in the seed)
+TRAVEL_THRESHOLD_MIN = 1  # the rulebook sets no floor; a threshold never drops below 1
 
 
 def speed_hexes(slowest_speed: int) -> int:
@@ -741,7 +740,7 @@ ROLE_LIMIT: dict[str, int] = {
 
 @dataclass(frozen=True)
 class Task:
-    """One travel task: its role, check and the seed's three results (``None`` = no effect)."""
+    """One travel task: its role, check and the rulebook's three results (``None`` = no effect)."""
 
     key: str
     role: str

@@ -1176,4 +1176,3 @@ MOVES: tuple[MoveSpec, ...] = (
 )
 
 MOVES_BY_KEY: dict[str, MoveSpec] = {m.key: m for m in MOVES}
-SEED_MOVES: tuple[str, ...] = tuple(m.key for m in MOVES if m.kind == "move")
