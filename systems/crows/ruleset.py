@@ -76,7 +76,6 @@ from systems.crows.terms import (
     CONDITION_END_TRIGGERS,
     CONDITIONS,
     CORPSE_SLOTS,
-    DIGEST,
     EXPERTISE_CATEGORIES,
     EXPERTISES,
     LIGHT_LEVELS,
@@ -218,7 +217,6 @@ class Crows(
         """Everything a form, a help page or the timer task needs, from the rules' own data."""
         return {
             **describe_head(self),
-            "digest": DIGEST,
             "dice": "2d10",
             "bands": list(BANDS),
             "flags": ["crit", "doom"],

@@ -15,7 +15,6 @@ from typing import Any
 
 from systems.core.schema import Choice
 
-DIGEST = "shared/rules/crows_a_checks_slots_dungeon.md"
 
 # --- characteristics («Характеристики») -------------------------------------------------------
 
@@ -609,8 +608,6 @@ ENCOUNTER_THRESHOLD_DEFAULT = 9
 ENCOUNTER_THRESHOLD_CAP = 10
 GREED_PERCENT: dict[int, int] = {1: 30, 2: 20, 3: 10}  # «Ходы подземелья › Награда за жадность»
 HOURS_PER_TURN_OUTSIDE = 2  # «Ходы подземелья › Вне подземелья»
-
-DIGEST_B = "shared/rules/crows_b_combat_travel_spells.md"
 
 # --- combat: size, space, reach («Бой › Досягаемость») ----------------------------------------
 
@@ -1643,7 +1640,6 @@ def describe_tables() -> dict[str, Any]:
     """The combat, travel, spell and crafting tables for ``Crows.describe()`` (forms, help
     pages, the map and travel UI)."""
     return {
-        "digest_b": DIGEST_B,
         "size_space_reach": {
             k: {"squares": v[0], "reach": v[1]} for k, v in SIZE_SPACE_REACH.items()
         },
