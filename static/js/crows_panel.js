@@ -511,8 +511,8 @@ function start() {
     return c ? c.name : "?";
   }
 
-  // The turn's other options («Бой › Ход › Общие манёвры»; «Бой › Ход › Действие «Насмешка»»;
-  // «Бой › Ход › Подготовить действие»): a target among the combatants this browser sees, then
+  // The turn's other options («Бой › Общие манёвры»; «Бой › Действие «Насмешка»»;
+  // «Бой › Подготовить действие»): a target among the combatants this browser sees, then
   // taunt (an action), grab (a maneuver, rolled from the sheet) and ready.
   function turnOptions(who, left) {
     var bar = node("div", "combat-options", null, { "data-combat-options": who.id });

@@ -67,7 +67,8 @@ class DamageMoves:
             reduction_faces = [
                 self._need_dice(call).roll(6) for _ in range(fall_reduction_dice(result.tier))
             ]
-        taken = max(0, damage - sum(reduction_faces))  # never below 0 (digest ambiguity 9)
+        # never below 0 («Частые опасности › Падение»)
+        taken = max(0, damage - sum(reduction_faces))
         st, report = apply_damage(
             state,
             taken,

@@ -312,7 +312,7 @@ def corpse_card(
     """A corpse to carry («Слоты инвентаря › Переноска трупов»): slots of its size plus the slots of
     the gear on it.
 
-    The corpse and its gear are one block of one slot type (digest ambiguity 14); so a Large
+    The corpse and its gear are one block of one slot type (our reading); so a Large
     corpse (8) fits only a backpack and Huge (16) or Охренеть! (32) fits no single PC.
     """
     gear_slots = sum(clean_item(g)["slots"] for g in (gear or []))

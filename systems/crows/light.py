@@ -1,8 +1,8 @@
 """Light («Свет»): X/Y sources, the three light levels, the campfire table.
 
 A source lights X squares brightly in every direction and Y more squares dimly beyond them
-(«Свет»). Distance is Chebyshev on the grid, the source's own square being 0 (digest
-ambiguity 17, «Бой › Сетка и дистанции»). Dim light gives disadvantage, darkness double
+(«Свет»). Distance is Chebyshev on the grid, the source's own square being 0
+(«Бой › Сетка и дистанции»). Dim light gives disadvantage, darkness double
 disadvantage, on attacks against a target there and on checks to discern details or find something
 («Свет › Тусклый свет»; «Свет › Темнота»).
 """

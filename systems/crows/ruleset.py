@@ -1,5 +1,5 @@
-"""Crows: Fortune or Death (the rulebook, cited by chapter and heading). ``Crows`` is assembled here from one mixin per domain,
-each module holding that domain's move handlers:
+"""Crows: Fortune or Death (the rulebook, cited by chapter and heading). ``Crows`` is assembled here
+from one mixin per domain, each module holding that domain's move handlers:
 
 * ``check_moves`` checks and special checks; ``damage_moves`` damage, wounds and hazards;
   ``condition_moves`` conditions and effects; ``inventory_moves`` slots, items, wear dice and

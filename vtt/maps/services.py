@@ -968,7 +968,7 @@ def party_set(
 
 
 # --- battle squares: cover, height, light, concealment -------------------------------------
-# (Crows «Свет»; «Линия эффекта»; «Бой › Как атаковать › Возвышенность»)
+# (Crows «Свет»; «Линия эффекта»; «Бой › Возвышенность»)
 
 FEATURE_CHOICES: dict[str, tuple[str, ...]] = {
     "cover": ("wall", "low"),

@@ -76,7 +76,7 @@ PLAYER_STEPS = {
     "release",
     "join",
 }
-TAUNT_RANGE = 10  # squares («Бой › Ход › Действие «Насмешка»»)
+TAUNT_RANGE = 10  # squares («Бой › Действие «Насмешка»»)
 COST_KEYS = {c.key for c in COSTS}
 COST_NAMES = {c.key: {"ru": c.ru.lower(), "en": c.en.lower()} for c in COSTS}
 SIDE_NAMES = {
@@ -394,7 +394,8 @@ def _end(m, membership, camp, params, dice):
 
 
 def _roller(m, membership, camp, params, dice):
-    """The referee names the player who rolls the side initiative («Бой › Кто ходит первым?»); empty clears it."""
+    """The referee names the player who rolls the side initiative («Бой › Кто ходит первым?»); empty
+    clears it."""
     combat = camp.get("combat")
     if combat is None:
         raise Conflict(gettext("No combat is under way."), code="no_combat")
@@ -470,8 +471,8 @@ def squares_between(a: Token, b: Token) -> int:
 
 
 def _taunt(m, membership, camp, params, dice):
-    """Насмешка («Бой › Ход › Действие «Насмешка»»): an action; the target, within 10 squares, has disadvantage on attacks
-    that do not include the taunter until the taunter's next turn."""
+    """Насмешка («Бой › Действие «Насмешка»»): an action; the target, within 10 squares, has
+    disadvantage on attacks that do not include the taunter until the taunter's next turn."""
     cid = _subject(m, camp, params, membership)
     target = _target(m, camp["combat"], params.get("target"), membership)
     if f"t{target.pk}" == cid:
@@ -498,8 +499,9 @@ def _taunt(m, membership, camp, params, dice):
 
 
 def _ready(m, membership, camp, params, dice):
-    """Подготовить действие («Бой › Ход › Подготовить действие»): spend the action now, name the trigger; the readied action
-    is performed later with the reaction, and lapses at the creature's next turn."""
+    """Подготовить действие («Бой › Подготовить действие»): spend the action now, name the
+    trigger; the readied action is performed later with the reaction, and lapses at the creature's
+    next turn."""
     cid = _subject(m, camp, params, membership)
     kind = params.get("kind") or "action"
     if kind not in ("action", "maneuver"):
@@ -523,7 +525,8 @@ def _ready(m, membership, camp, params, dice):
 
 
 def _trigger(m, membership, camp, params, dice):
-    """The trigger happened: the readied action is performed with the reaction («Бой › Ход › Подготовить действие»)."""
+    """The trigger happened: the readied action is performed with the reaction
+    («Бой › Подготовить действие»)."""
     cid = _subject(m, camp, params, membership)
     me = cb.combatant(camp["combat"], cid)
     if me["readied"] is None:
@@ -534,8 +537,9 @@ def _trigger(m, membership, camp, params, dice):
 
 
 def _extra_action(m, membership, camp, params, dice):
-    """Дополнительное действие («Бой › Как атаковать › Криты на атаках»): the referee grants it (a crit made outside the map);
-    on the creature's own turn it is usable any time this turn, otherwise at once."""
+    """Дополнительное действие («Бой › Криты на атаках»): the referee grants it (a
+    crit made outside the map); on the creature's own turn it is usable any time this turn,
+    otherwise at once."""
     cid = _subject(m, camp, params, membership)
     turn = camp["combat"].get("turn")
     on_own_turn = bool(turn and turn["combatant"] == cid)
@@ -546,8 +550,8 @@ def _extra_action(m, membership, camp, params, dice):
 
 
 def _release(m, membership, camp, params, dice):
-    """Let go of the creature held in a grab («Бой › Ход › Общие манёвры»): it is free (its Grabbed condition is the
-    referee's to clear on its sheet, as any condition)."""
+    """Let go of the creature held in a grab («Бой › Общие манёвры»): it is free (its Grabbed
+    condition is the referee's to clear on its sheet, as any condition)."""
     cid = _subject(m, camp, params, membership)
     if not cb.combatant(camp["combat"], cid)["grabbing"]:
         raise Conflict(gettext("Nobody is held in a grab."), code="not_grabbing")
@@ -671,7 +675,7 @@ def _lock_clock(campaign_id: int) -> DungeonClock:
 
 def _need_action(combat: dict[str, Any], cid: str) -> None:
     """Refuse (409) an action when it is not the creature's turn (unless a crit left it an
-    extra action to use at once, «Бой › Как атаковать › Криты на атаках») or its turn has no action
+    extra action to use at once, «Бой › Криты на атаках») or its turn has no action
     left («Бой › Ход»)."""
     me = cb.combatant(combat, cid)
     turn = combat.get("turn")
@@ -792,7 +796,8 @@ def _publish_both(
         if player_step.get("target") and player_step["target"] not in shown:
             player_step["target"] = ""
         if "readied" in player_step:
-            # what a creature readies, and on what trigger, is its side's secret («Бой › Ход › Подготовить действие»)
+            # what a creature readies, and on what trigger, is its side's secret
+            # («Бой › Подготовить действие»)
             player_step["readied"] = {"hidden": True}
     publish(
         campaign=m.campaign,
@@ -805,7 +810,7 @@ def _publish_both(
 
 
 # --- a token's move in combat: the Move maneuver's squares ----------------------------------
-# («Бой › Ход › Общие манёвры»; «Бой › Передвижение»)
+# («Бой › Общие манёвры»; «Бой › Передвижение»)
 
 
 def _path_cells(start: tuple[int, int], target: tuple[int, int], raw: Any) -> list[tuple[int, int]]:
@@ -846,7 +851,8 @@ def _path_steps(
     m: Map, combat: dict[str, Any], cid: str, token: Token, cells: list, *, referee: bool
 ) -> list[dict[str, Any]]:
     """Each square entered as the rules read it (``systems.crows.movement``): difficult ground
-    and water from the painted squares, an enemy's space as difficult terrain («Бой › Сетка и дистанции › Размер и пространство»)."""
+    and water from the painted squares, an enemy's space as difficult terrain
+    («Бой › Размер и пространство»)."""
     features = m.features or {}
     tokens = _tokens(m)
     fog = Fog.for_map(m)
@@ -876,7 +882,8 @@ def _path_steps(
 
 def _walk_plan(cid: str, cost: int, speed: int):
     """Walk ``cost`` squares: what is left of the current Move first, then a new Move maneuver
-    (up to the creature's speed) while the turn has maneuvers («Бой › Ход»; «Бой › Ход › Общие манёвры»)."""
+    (up to the creature's speed) while the turn has maneuvers («Бой › Ход»;
+    «Бой › Общие манёвры»)."""
 
     def change(combat: dict[str, Any]) -> dict[str, Any]:
         new, remaining = combat, cost
@@ -911,9 +918,10 @@ def walk_token(
 ) -> dict[str, Any] | None:
     """A token dragged during combat walks its Move (the caller holds the map's lock and has
     not saved the token yet): the squares entered, difficult ground, water and enemies' spaces
-    costing one more («Бой › Передвижение»; «Бой › Сетка и дистанции › Размер и пространство»), are spent from the current Move and then from new Move
-    maneuvers. A player's token moves only on its own turn and no further than the turn
-    allows (409); the referee may place any token anywhere (then nothing is spent)."""
+    costing one more («Бой › Передвижение»; «Бой › Размер и пространство»), are
+    spent from the current Move and then from new Move maneuvers. A player's token moves only on its
+    own turn and no further than the turn allows (409); the referee may place any token anywhere
+    (then nothing is spent)."""
     combat, cid = combatant_of(m.campaign_id, token)
     if combat is None or start == target:
         return None

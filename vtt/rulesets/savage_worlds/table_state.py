@@ -252,7 +252,8 @@ def _start_session_params(*, ts, campaign, actor, role, params):
 
 
 def _start_session_after(*, ts, campaign, actor, outcome, extra):
-    """«Фишки»; «Фишки ведущего»: each sheet gets its session bennies; only the count is written back."""
+    """«Фишки»; «Фишки ведущего»: each sheet gets its session bennies; only the count is written
+    back."""
     for character, sheet in zip(extra["_chars"], outcome.details["characters"], strict=True):
         _set_bennies(character, actor, sheet["bennies"], "session:start")
     ts.meta["session"] = True
