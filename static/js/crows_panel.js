@@ -202,7 +202,8 @@ function start() {
     });
   }
 
-  // ---- the Miasma's 17+ choices (A12): each player for their own character --------------------
+  // ---- the Miasma's 17+ choices: each player for their own character ----------------------
+  // («Путешествие по суше › Миазма»)
 
   var miasma = K.miasma;  // {day, saves: [...], choices: {character_id: "clear" | id}} or null
 
