@@ -263,7 +263,7 @@ function start() {
     });
   }
 
-  /* Rulesets with the digest's turn settings (Crows: turn_minutes 20/30/60, turn_mode) keep
+  /* Rulesets with turn settings (Crows: turn_minutes 20/30/60, turn_mode) keep
    * them in step with the clock, so the end-of-turn procedure reads the same length and mode.
    * A custom length in seconds (demos) leaves the minutes alone. */
   function saveRules(seconds, mode) {

@@ -202,7 +202,8 @@ function start() {
     });
   }
 
-  // ---- the Miasma's 17+ choices (A12): each player for their own character --------------------
+  // ---- the Miasma's 17+ choices: each player for their own character ----------------------
+  // («Путешествие по суше › Миазма»)
 
   var miasma = K.miasma;  // {day, saves: [...], choices: {character_id: "clear" | id}} or null
 
@@ -511,8 +512,9 @@ function start() {
     return c ? c.name : "?";
   }
 
-  // The turn's other options (L735, L761, L765): a target among the combatants this browser
-  // sees, then taunt (an action), grab (a maneuver, rolled from the sheet) and ready.
+  // The turn's other options («Бой › Общие манёвры»; «Бой › Действие «Насмешка»»;
+  // «Бой › Подготовить действие»): a target among the combatants this browser sees, then
+  // taunt (an action), grab (a maneuver, rolled from the sheet) and ready.
   function turnOptions(who, left) {
     var bar = node("div", "combat-options", null, { "data-combat-options": who.id });
     var target = node("select", "", null, { "data-combat-target": "", "aria-label": gettext("Target") });
@@ -553,7 +555,7 @@ function start() {
     return bar;
   }
 
-  // L707: the player the referee named rolls the side initiative from here; the server rolls.
+  // «Бой › Кто ходит первым?»: the player the referee named rolls the side initiative from here; the server rolls.
   function renderInitiative() {
     var roller = combat.roller ? String(combat.roller) : "";
     if (isReferee) {
@@ -568,7 +570,7 @@ function start() {
     }
   }
 
-  // Joining a fight under way (L666): the referee any token, a player their own characters'.
+  // Joining a fight under way («Бой»): the referee any token, a player their own characters'.
   function renderJoin() {
     if (!C.canPlay || !map) return;
     var inFight = {};

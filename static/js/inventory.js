@@ -605,7 +605,7 @@ function start() {
     if (source.magic) return run("unequip_magic", { item_id: id, target: where });
     if (source.area === target.area && source.slot === first) return Promise.resolve(null);
     if (inRounds() && source.area === "backpack" && target.area === "hands") {
-      // Достать из рюкзака (L397): a maneuver and a d10 the server rolls.
+      // Достать из рюкзака («Слоты инвентаря › Перекладывание между слотами»): a maneuver and a d10 the server rolls.
       var holder = inv().placed.filter(function (p) {
         return p.area === "hands" && span(p).indexOf(target.slot) >= 0;
       })[0];

@@ -1,9 +1,12 @@
 // The journal's handouts on the table page: when the referee shows an entry (a "handout"
 // event, which the server sends only to the entry's addressees), open it in a pop-up.
-// Events replayed from the log (page load, reconnect) older than the page do not pop up.
+// Events the page was rendered with (up to the table config's `head`) do not pop up again;
+// one shown while the socket was down arrives in the reconnect's replay and does.
+import { jsonScript } from "./lib/dom.js";
+import { gettext } from "./lib/i18n.js";
 
-const REPLAY_MARGIN_MS = 5000;
-const openedAt = Date.now();
+const config = jsonScript("table-config") || {};
+const head = config.head || 0;
 
 function dialog() {
   let node = document.getElementById("handout-dialog");
@@ -22,8 +25,7 @@ function dialog() {
   form.method = "dialog";
   const close = document.createElement("button");
   close.type = "submit";
-  // The label comes translated from the page (templates/journal/_table.html).
-  close.textContent = document.getElementById("handout-strings")?.dataset.close || "×";
+  close.textContent = gettext("Close");
   form.appendChild(close);
   node.append(title, body, pictures, form);
   document.body.appendChild(node);
@@ -51,6 +53,6 @@ export function showHandout(payload) {
 document.addEventListener("vtt:event", (e) => {
   const ev = e.detail;
   if (!ev || ev.kind !== "handout" || !ev.payload) return;
-  if (Date.parse(ev.created_at) < openedAt - REPLAY_MARGIN_MS) return;
+  if (ev.seq <= head) return;
   showHandout(ev.payload);
 });

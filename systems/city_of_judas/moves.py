@@ -1,8 +1,8 @@
 """City of Judas moves as data: names, triggers, results, option lists, params.
 
 Russian names and option texts are the rulebook's own; English names are working translations.
-Engage in Battle, Take a Shot, Defy Danger and Face Death are only mentioned in the rulebook
-(digest §4.5): they roll and band here, with the few options the rulebook names.
+Engage in Battle, Take a Shot, Defy Danger and Face Death are only mentioned in the rulebook: they
+roll and band here, with the few options the rulebook names.
 """
 
 from __future__ import annotations

@@ -76,9 +76,10 @@ def damage_through(
     """Damage of one source after protection («Нанесение урона»), never below 0 («Нанесение урона»).
 
     The armour-piercing part ignores the armor value («Нанесение урона»: "игнорирует значение
-    брони"); leftover armor never absorbs it (digest §8.10). The rulebook says nothing about AP and
+    брони"); leftover armor never absorbs it (our reading). The rulebook says nothing about AP and
     a shield, so by default shield and other protection still count against the AP part once
-    the normal part is used up; ``ap_ignores_shield`` gives the digest's §3 formula.
+    the normal part is used up; ``ap_ignores_shield`` lets the AP part pass the shield and
+    other protection entirely.
     """
     ap = min(ap, damage)
     normal = damage - ap
@@ -320,8 +321,8 @@ class CityOfJudas(MoveDispatch):
         2d6+wounds (minor enemies) or 1d6+wounds (important NPCs, monsters, demons, rivals:
         «Нанесение урона: ход решающий удар»). Wounds stay on
         a miss («Примеры хода решающий удар»); 10+ the player picks, 7-9 the GM picks for the
-        opponent and moves («Нанесение урона: ход решающий удар»; «Примеры хода решающий удар»,
-        digest §8.9); a miss lets the GM move first («Нанесение урона: ход решающий удар»)."""
+        opponent and moves («Нанесение урона: ход решающий удар»; «Примеры хода решающий удар»); a
+        miss lets the GM move first («Нанесение урона: ход решающий удар»)."""
         npc = call.state
         if npc["out"]:
             raise _err("out", "Этот противник уже выведен из боя.", "This enemy is already out.")
@@ -352,7 +353,7 @@ class CityOfJudas(MoveDispatch):
         return continue_outcome(outcome, choices, state=state, flags={"fight_over": True})
 
     def _choose_ds_weak(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
-        """Serious wound: +1 wound at once, ignoring armor, no new roll (digest §8.8);
+        """Serious wound: +1 wound at once, ignoring armor, no new roll (our reading);
         advantage: +1 superiority to the striking character («Нанесение урона: ход решающий
         удар»)."""
         state = copy.deepcopy(outcome.state)
@@ -402,7 +403,7 @@ class CityOfJudas(MoveDispatch):
 
     def _do_take_damage(self, call: _Call) -> Outcome:
         """Получить урон («Урон персонажу: ход получить урон»): health -= damage after armor (not
-        below -3, digest §8.1), unstable at -1 or lower («Урон персонажу»), then 2d6+health. No
+        below -3), unstable at -1 or lower («Урон персонажу»), then 2d6+health. No
         damage, no move («Нанесение урона»). A maim taken before marking replaces the whole thing
         («Урон персонажу: увечья»)."""
         st, p, s = call.state, call.params, call.settings
@@ -453,7 +454,7 @@ class CityOfJudas(MoveDispatch):
             if st["superiority"] - 1 >= s["superiority_min"]:
                 only.insert(
                     0, "not_so_bad"
-                )  # «Урон персонажу: ход получить урон»; «Примеры хода получить урон»; digest §8.5
+                )  # «Урон персонажу: ход получить урон»; «Примеры хода получить урон»
             return self._offer(out, call.spec.options[STRONG], "td_10", call, only=only)
         if r.band == WEAK:
             return self._offer(out, call.spec.options[WEAK], "td_7_9", call)
@@ -466,7 +467,7 @@ class CityOfJudas(MoveDispatch):
         return self._offer(out, call.spec.options[MISS], "td_6", call, only=only, chooser=chooser)
 
     def _less_damage(self, outcome: Outcome, state: dict[str, Any]) -> None:
-        """ "1 less damage": +1 health, never above the health before this hit (§8.6)."""
+        """ "1 less damage": +1 health, never above the health before this hit."""
         state["health"] = min(state["health"] + 1, outcome.details["health_before"])
 
     def _choose_td_10(self, outcome: Outcome, choices: list[str], pending: dict) -> Outcome:
@@ -533,7 +534,7 @@ class CityOfJudas(MoveDispatch):
     def _maim_after(self, outcome: Outcome, choices: list[str]) -> Outcome:
         """A maim after the roll keeps the marked damage but cancels every result of the move
         («Урон персонажу: увечья»), the unstable mark from reaching -1 included in what stays
-        (§8.13)."""
+        (our reading)."""
         state = copy.deepcopy(outcome.details["marked_state"])
         self._mark_maim(state, choices[0][len(MAIM_PREFIX) :], "choices")
         text = Text(

@@ -1,4 +1,4 @@
-"""Crows: Fortune or Death (seed 001): ``RULESET`` is what ``systems.get_ruleset("crows")``
+"""Crows: Fortune or Death: ``RULESET`` is what ``systems.get_ruleset("crows")``
 returns. The pure functions the web layer and the timer task call directly are re-exported here;
 the combat and travel state machines live in ``combat`` (the combat state and turn budget) and
 ``travel`` (the travel day), both pure over plain dicts. ``ruleset`` says where each domain's

@@ -338,7 +338,7 @@ class AttackMoves:
         self, call: Call, t: dict[str, Any], *, doom: bool
     ) -> dict[str, Any] | None:
         """May the target counterattack («Бой › Контратака»)? Only with a held melee weapon in reach
-        (A3), a reaction left, and awake."""
+        (or what counts as one, see ``counter_profile``), a reaction left, and awake."""
         sheet = t.get("sheet")
         opening: dict[str, Any] = {"by": t["name"], "tier": 3 if doom else 2, "doom": doom}
         if t.get("target_reaction_used"):
@@ -507,7 +507,7 @@ class AttackMoves:
         wound_slots: list[int] | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """The weapon's tier-2 line, tier 3 after a doom; no check, so no crit or expertise
-        (A4); attribute damage and riders apply, and Blessed unless switched off."""
+        («Бой › Контратака»); attribute damage and riders apply, and Blessed unless switched off."""
         profile, item = cb.counter_profile(counter, unarmed_allowed=settings["counter_unarmed"])
         if profile is None:
             raise fail(

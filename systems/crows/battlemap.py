@@ -5,7 +5,7 @@ reads its map rows into a ``Board`` and hands the result to the ``attack`` move 
 parameters (``cover``, ``light``, ``concealment``, ``high_ground``, ``flanking``, ``distance``,
 ``adjacent``, ``allies_adjacent``); the rules themselves never depend on a map.
 
-Readings of the seed made here (the digest leaves the geometry to the table):
+Readings of the rulebook made here (it leaves the geometry to the table):
 
 - **Line of effect («Частые опасности»; «Линия эффекта»):** a straight line from any corner of the
   attacker's space to any corner of the target's space that passes through no wall square. A line

@@ -1,7 +1,7 @@
 """Checks («Проверки»): 2d10 + a characteristic, read in three tiers.
 
-There is no d20 (digest, "three facts"). The order of resolution follows the digest's
-recommended reading (ambiguity 4):
+There is no d20. Expertise is chosen after the roll («Проверки › Экспертизы»), so the order of
+resolution is:
 
 1. total = natural 2d10 + characteristic + flat bonuses, with +2/-2 for a *single* advantage or
    disadvantage;
@@ -104,7 +104,7 @@ class Source:
         }
 
 
-# Digest ambiguity 19 plus the part-A/B rules that name advantage or disadvantage.
+# The rules that name advantage or disadvantage.
 SOURCES: tuple[Source, ...] = (
     Source("advantage", "Преимущество", "Advantage", 1, 1, "«Проверки › Преимущество»"),
     Source("disadvantage", "Помеха", "Disadvantage", -1, 1, "«Проверки › Помеха»"),
@@ -360,11 +360,11 @@ def evaluate(
     force_tier3: bool = False,
     force_tier3_on_doom: bool = True,
 ) -> CheckResult:
-    """Read known faces as a check (digest ambiguity 4 order).
+    """Read known faces as a check (in the order above).
 
     ``force_tier3`` is an attack against an unconscious target («Состояния › Без сознания»): always
     tier 3, the attacker still rolls for a crit; with ``force_tier3_on_doom`` even a doom stays tier
-    3 (digest ambiguity 5, specific beats general «Игра исключений»).
+    3 (the specific rule beats the general one, «Игра исключений»).
     """
     faces = tuple(faces)
     natural = sum(faces)

@@ -43,7 +43,7 @@ def size_steps(larger: str, smaller: str) -> int:
 def can_share_space(mover: str, occupant: str) -> bool:
     """You cannot occupy the space of a creature within one size category of yours
     («Бой › Размер и пространство»); ending a move in any other creature's space is never allowed
-    (part A ambiguity 16)."""
+    (our reading: the size clause only matters where the Referee allows it)."""
     return abs(size_steps(mover, occupant)) > 1
 
 
@@ -124,8 +124,8 @@ def add_combatant(combat: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
 
 def start_round(combat: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any]]:
     """A new round: a player the Referee picks rolls 1d10 for the side that goes first
-    («Бой › Кто ходит первым?»); every reaction is back (A2: reset at the start of each round);
-    surprise lasts round 1 only («Бой › Застигнут врасплох»)."""
+    («Бой › Кто ходит первым?»); every reaction is back (reset at the start of each round,
+    «Бой › Реакции»); surprise lasts round 1 only («Бой › Застигнут врасплох»)."""
     if combat["turn"] is not None:
         raise fail("turn", "Сначала закончите текущий ход.", "Finish the current turn first.")
     new = copy.deepcopy(combat)
@@ -399,7 +399,7 @@ def ready(
 
 def trigger_readied(combat: dict[str, Any], cid: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The trigger happened: the readied action is performed with the reaction
-    («Бой › Подготовить действие», A2)."""
+    («Бой › Подготовить действие»)."""
     me = combatant(combat, cid)
     if me["readied"] is None:
         raise fail("readied", "Ничего не подготовлено.", "Nothing is readied.")
@@ -645,9 +645,9 @@ def counter_profile(
 ) -> tuple[dict[str, Any] | None, str]:
     """(profile, item id) a creature counterattacks with, or (None, reason).
 
-    The seed needs a held melee weapon («Бой › Контратака»). A3: a held non-weapon item counts as
-    improvised (unarmed damage), a creature's natural weapon counts, and an empty-handed character
-    may counterattack unarmed only when the campaign allows it (``counter_unarmed``).
+    The rulebook needs a held melee weapon («Бой › Контратака»). Our reading: a held non-weapon item
+    counts as improvised (unarmed damage), a creature's natural weapon counts, and an empty-handed
+    character may counterattack unarmed only when the campaign allows it (``counter_unarmed``).
     """
     for p in state["inventory"]["placed"]:
         if p["area"] != HANDS:

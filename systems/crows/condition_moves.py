@@ -26,7 +26,7 @@ class ConditionMoves:
         return self._outcome(call, state=st, flags={"added": added, "already_had": not added})
 
     def _do_remove_condition(self, call: Call) -> Outcome:
-        """End a condition for one of the reasons the seed gives it (or the Referee's word)."""
+        """End a condition for one of the reasons the rulebook gives it (or the Referee's word)."""
         key, reason = call.params["condition"], call.params["reason"]
         if reason != "referee" and reason not in CONDITION_END_TRIGGERS[key]:
             raise fail(

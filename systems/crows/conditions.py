@@ -176,7 +176,7 @@ def target_sources(target_conditions: list[str], *, kind: str, attack: str) -> t
 
 def blessed_attack_bonus(state: dict[str, Any], characteristic: str) -> int:
     """Blessed attacks deal extra damage equal to the attack's characteristic
-    («Состояния › Благословлён»), never negative (digest ambiguity 6)."""
+    («Состояния › Благословлён»), never negative."""
     if not has_condition(state, "blessed"):
         return 0
     return max(0, state["characteristics"][characteristic])

@@ -2,9 +2,9 @@
 
 A project (``sheet.PROJECT``) is kept on the crafter's sheet: its crafting goal, the expertise
 and uses it needs, the materials (item kinds and counts) and the points so far, which persist
-across rests (A20). A crafting roll is a Reason check read with no tiers
+across rests. A crafting roll is a Reason check read with no tiers
 («Изготовление › Броски изготовления»): the total is added as points, at least 1 even with
-penalties, 0 on a doom, and a crit grants another roll in the same activity (A19: chains).
+penalties, 0 on a doom, and a crit grants another roll in the same activity (a crit on it chains).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def requirement_problems(
     materials: bool = True,
 ) -> list[dict[str, str]]:
     """The card's requirements («Изготовление › Требования к изготовлению»): the expertise with at
-    least N uses left (A18: checked, not spent), the tools of that expertise, and the materials."""
+    least N uses left (checked, not spent), the tools of that expertise, and the materials."""
     out: list[dict[str, str]] = []
     entry = next((e for e in state["expertises"] if e["key"] == project["expertise"]), None)
     if project["uses"] > 0 and (entry is None or entry["uses"] < project["uses"]):
@@ -87,7 +87,7 @@ def crafting_points(
 ) -> dict[str, Any]:
     """Points of one crafting roll («Изготовление › Броски изготовления»): the total with ±2 for a
     single advantage or disadvantage, ±4 for a double, +4 per expertise (at most two); at least 1
-    after every modifier (A20), 0 on a doom; a crit gives another roll."""
+    after every modifier, 0 on a doom; a crit gives another roll."""
     if expertises > CRAFT_MAX_EXPERTISE:
         raise fail(
             "expertises",
@@ -129,7 +129,7 @@ def add_points(
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """Add points; each time they reach the goal an item is done and its materials are spent
     («Изготовление › Броски изготовления»). Overflow starts another identical item while materials
-    last («Изготовление › Изготовление нескольких предметов»); with none left it is lost (A20)."""
+    last («Изготовление › Изготовление нескольких предметов»); with none left it is lost."""
     st = copy.deepcopy(state)
     proj = copy.deepcopy(project)
     proj["points"] += points

@@ -33,8 +33,8 @@ class CraftingMoves:
 
     def _craft_rolls(self, call: Call) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """One "Craft gear" activity's rolls («Изготовление › Броски изготовления»): no tiers; the
-        total is crafting points, at least 1, 0 on a doom; a crit gives another roll, chained (A19);
-        each expertise +4, at most two, each spending a use (A18) on the activity's first roll."""
+        total is crafting points, at least 1, 0 on a doom; a crit gives another roll, chained;
+        each expertise +4, at most two, each spending a use on the activity's first roll."""
         st, p = call.state, call.params
         keys = list(dict.fromkeys(p["expertises"]))
         for key in keys:

@@ -2,7 +2,7 @@
 «Частые опасности › Голод»; «Частые опасности › Удушье»).
 
 Damage meets Armour Defence (Защита доспеха), then Stamina (Выносливость), then wounds (раны).
-Leftover damage flows from one pool to the next within one hit (digest ambiguity 1; the
+Leftover damage flows from one pool to the next within one hit (the rulebook is silent; the
 ``damage_spill`` setting turns it off, and then one hit stops in the first pool it touches).
 Piercing damage skips Armour Defence («Урон и смерть › Пробивающий урон»). A Referee creature dies
 at 0 Stamina unless the attacker asks to knock it out («Урон и смерть › Выносливость»); objects are
@@ -36,7 +36,7 @@ SUFFOCATION_BASE_ROUNDS = 3  # «Частые опасности › Удушь�
 
 def uses_wounds(state: dict[str, Any]) -> bool:
     """PCs, other humans and animals take wounds («Урон и смерть › Раны»); Referee monsters and
-    objects do not (digest ambiguity 3). ``uses_wounds`` on the sheet overrides the kind."""
+    objects do not («Урон и смерть › Раны»). ``uses_wounds`` on the sheet overrides the kind."""
     if state.get("uses_wounds") is not None:
         return bool(state["uses_wounds"])
     return state.get("kind", "pc") in WOUND_KINDS
@@ -137,8 +137,8 @@ def apply_damage(
 ) -> tuple[dict[str, Any], DamageReport]:
     """One instance of damage to a creature or object; returns (new state, report).
 
-    Vulnerable adds 1d6 of the same kind, once per instance («Состояния › Уязвим», digest ambiguity
-    7). Taking any damage wakes an unconscious creature that survives it
+    Vulnerable adds 1d6 of the same kind, once per instance («Состояния › Уязвим»).
+    Taking any damage wakes an unconscious creature that survives it
     («Состояния › Без сознания»).
     """
     if amount < 0:
@@ -269,8 +269,8 @@ def gain_wounds(
 
 
 def fall_dice(feet: int) -> int:
-    """1d6 piercing per full 10 ft, from 10 ft up («Частые опасности › Падение»; digest ambiguity 9:
-    floor)."""
+    """1d6 piercing per full 10 ft, from 10 ft up («Частые опасности › Падение»;
+    rounded down)."""
     if feet < FALL_MIN_FEET:
         return 0
     return feet // FEET_PER_FALL_DIE
@@ -283,8 +283,8 @@ def fall_reduction_dice(tier: int) -> int:
 
 
 def suffocation_rounds(strength: int) -> int:
-    """Rounds one can hold one's breath: 3 + Strength, never below 0 («Частые опасности › Удушье»,
-    ambiguity 8)."""
+    """Rounds one can hold one's breath: 3 + Strength, never below 0
+    («Частые опасности › Удушье»)."""
     return max(0, SUFFOCATION_BASE_ROUNDS + strength)
 
 

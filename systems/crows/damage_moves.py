@@ -67,7 +67,8 @@ class DamageMoves:
             reduction_faces = [
                 self._need_dice(call).roll(6) for _ in range(fall_reduction_dice(result.tier))
             ]
-        taken = max(0, damage - sum(reduction_faces))  # never below 0 (digest ambiguity 9)
+        # never below 0 («Частые опасности › Падение»)
+        taken = max(0, damage - sum(reduction_faces))
         st, report = apply_damage(
             state,
             taken,
@@ -96,7 +97,7 @@ class DamageMoves:
 
     def _do_suffocate(self, call: Call) -> Outcome:
         """Удушье («Частые опасности › Удушье»): 3 + Strength rounds; then 1d6 at the start of every
-        round. Not marked piercing in the seed (digest ambiguity 8; a setting)."""
+        round. Not marked piercing in the rulebook (a setting)."""
         st, p = call.state, call.params
         self._alive(st)
         strength = st["characteristics"]["strength"]

@@ -18,8 +18,8 @@ order) and every result as an event, in the order the dice were rolled:
 7. the next turn starts («Ходы подземелья › Конец хода подземелья»); with the 1d6-rooms variant its
 room count is rolled («Ходы подземелья › Вне подземелья»).
 
-Steps 1 then 6 then 7 are the seed's order («Ходы подземелья › Конец хода подземелья»); 2-5 fire "at
-the end of the dungeon turn" elsewhere in the seed and are placed in the digest's recommended order.
+Steps 1 then 6 then 7 are the rulebook's order («Ходы подземелья › Конец хода подземелья»); 2-5 fire
+"at the end of the dungeon turn" elsewhere in the rulebook; their order among themselves is ours.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def who(index: int, state: dict[str, Any]) -> dict[str, Any]:
 def encounter_threshold(campaign: dict[str, Any], *, hide_camp: bool = False) -> int:
     """9 by default; 8 for a densely populated level or lots of chaos left behind; 7 for
     both («Встречи в подземелье»); +1 for Hide camp during a rest («Отдых › Укрыть лагерь»); never
-    above 10 (digest ambiguity 13, by analogy with «Путешествие по суше › Дорожные встречи») nor
+    above 10 (by analogy with «Путешествие по суше › Дорожные встречи», so only a 10 meets one) nor
     below 1."""
     threshold = ENCOUNTER_THRESHOLD_DEFAULT
     threshold -= int(bool(campaign.get("populated"))) + int(bool(campaign.get("chaos")))
@@ -109,8 +109,8 @@ def roll_encounter(
     due_turn: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """One encounter check («Встречи в подземелье»): (campaign, event). A sign adds a pending
-    encounter due on ``due_turn`` (the next turn by default); several may be pending (ambiguity
-    12)."""
+    encounter due on ``due_turn`` (the next turn by default); several may be pending (the rulebook
+    is silent; a check is rolled anyway)."""
     camp = copy.deepcopy(campaign)
     limit = encounter_threshold(camp) if threshold is None else threshold
     roll = dice.roll(10)
@@ -148,7 +148,8 @@ def greed_value(value: int, percent: int) -> int:
 
 
 def treasure_found(campaign: dict[str, Any], value: int) -> dict[str, Any]:
-    """Награда за жадность for one treasure found now (digest ambiguity 11: every treasure)."""
+    """Награда за жадность for one treasure found now (every treasure of the first visit's turns
+    1–3)."""
     camp = clean_campaign(campaign)
     percent = greed_percent(camp)
     return {

@@ -13,7 +13,7 @@ A placement is one run of contiguous slots of one type («Слоты инвен�
 (1-based; hands 1-2, belt 1-4, backpack 1-10, «Слоты инвентаря») and as long as its cards'
 ``slots``; ``items`` is a stack of one kind («Слоты инвентаря»), a single card in hands
 («Слоты инвентаря»: hands never stack). Wounds live in backpack slots («Урон и смерть › Раны») and
-may share a slot with an item (digest ambiguity 2).
+may share a slot with an item («Урон и смерть › Раны»).
 
 Every function returns a new inventory and never mutates its input; a refusal is a
 ``RulesError`` with a ru/en reason the web layer shows as is.
@@ -183,8 +183,8 @@ def validate_inventory(
 ) -> dict[str, Any]:
     """Clean an inventory or refuse it: fields, then every slot rule of «Слоты инвентаря».
 
-    ``magic_in_inventory`` is the open rule of digest §16: when set, an item worn in a magic
-    slot must also be carried in an inventory slot (same id).
+    ``magic_in_inventory`` is a campaign setting, the rulebook being silent: when set, an item worn
+    in a magic slot must also be carried in an inventory slot (same id).
     """
     inv = validate(INVENTORY, inventory if inventory is not None else {}, path="inventory")
     for i, p in enumerate(inv["placed"]):
@@ -314,7 +314,7 @@ def _check_wounds(inv: dict[str, Any]) -> None:
         raise _refuse(
             "inventory.wounds",
             "В одном слоте не больше одной раны.",
-            "At most one wound per slot (digest ambiguity 2).",
+            "At most one wound per slot.",
         )
     inv["wounds"].sort(key=lambda w: w["slot"])
 
@@ -573,7 +573,7 @@ def move_cost(from_area: str, to_area: str, *, in_rounds: bool) -> str:
     («Слоты инвентаря › Перекладывание между слотами»); in rounds hands<->belt is a ``"maneuver"``,
     out of the backpack a ``"retrieve"`` (maneuver + d10,
     «Слоты инвентаря › Перекладывание между слотами»). Putting an item into the backpack in rounds
-    is not in the seed; a maneuver is the reading here."""
+    is not in the rulebook; a maneuver is the reading here."""
     if not in_rounds or from_area == to_area == BACKPACK:
         return "free"
     if from_area == BACKPACK:
@@ -604,7 +604,7 @@ class Retrieval:
 
 def retrieve_needs(inventory: dict[str, Any], item_id: str) -> int:
     """The lowest backpack slot the item occupies: the d10 must reach it
-    («Слоты инвентаря › Перекладывание между слотами»; digest ambiguity 15 for multi-slot items)."""
+    («Слоты инвентаря › Перекладывание между слотами»; a multi-slot item by its lowest slot)."""
     p = placement_of(validate_inventory(inventory), item_id)
     if p is None or p["area"] != BACKPACK:
         raise _refuse(
@@ -730,8 +730,8 @@ def equip_magic(
 ) -> dict[str, Any]:
     """Wear a magic item in one of the six magic slots
     («Слоты инвентаря › Слоты магических предметов»). A carried item (by id) leaves its inventory
-    slot unless ``keep_in_inventory`` (the open rule of digest §16); a card is taken as new. More
-    than one item in a slot is allowed and has its price
+    slot unless ``keep_in_inventory`` (a campaign setting, the rulebook being silent); a card is
+    taken as new. More than one item in a slot is allowed and has its price
     («Слоты инвентаря › Слоты магических предметов», see ``overloaded_slots``)."""
     if magic_slot not in MAGIC_SLOT_KEYS:
         raise _refuse(
@@ -829,7 +829,7 @@ def add_wounds(
 
     Chosen ``slots`` must be free of wounds; missing choices are filled by
     ``default_wound_slots``. Wounds that find no slot are returned as overflow: the creature
-    dies («Урон и смерть › Раны», digest ambiguity 2).
+    dies («Урон и смерть › Раны»).
     """
     inv = validate_inventory(inventory)
     chosen = list(dict.fromkeys(slots or []))[:count]

@@ -1,6 +1,6 @@
 """Item cards («Слоты инвентаря › Карточки предметов») as validated JSON.
 
-The seed prints no item statistics (digest §16): slots, stack limits other than potions 5,
+The rulebook prints no item statistics: slots, stack limits other than potions 5,
 locks 3 and lamp oil 2 («Слоты инвентаря»), wear-die counts, armour defence, damage tables and light
 radii are all card data. A card therefore carries every number a rule needs:
 
@@ -316,7 +316,7 @@ def clean_item(card: dict[str, Any], *, path: str = "item") -> dict[str, Any]:
 
 
 def make_item(item_id: str, name: str = "", **fields: Any) -> dict[str, Any]:
-    """Build a valid card from keyword fields (tests, seeds, the web layer's defaults)."""
+    """Build a valid card from keyword fields (tests, demo data, the web layer's defaults)."""
     return clean_item({"id": item_id, "name": name or item_id, **fields})
 
 
@@ -331,7 +331,7 @@ def corpse_card(
     """A corpse to carry («Слоты инвентаря › Переноска трупов»): slots of its size plus the slots of
     the gear on it.
 
-    The corpse and its gear are one block of one slot type (digest ambiguity 14); so a Large
+    The corpse and its gear are one block of one slot type (our reading); so a Large
     corpse (8) fits only a backpack and Huge (16) or Охренеть! (32) fits no single PC.
     """
     gear_slots = sum(clean_item(g)["slots"] for g in (gear or []))

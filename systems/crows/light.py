@@ -1,8 +1,8 @@
 """Light («Свет»): X/Y sources, the three light levels, the campfire table.
 
 A source lights X squares brightly in every direction and Y more squares dimly beyond them
-(«Свет»). Distance is Chebyshev on the grid, the source's own square being 0 (digest
-ambiguity 17, «Бой › Сетка и дистанции»). Dim light gives disadvantage, darkness double
+(«Свет»). Distance is Chebyshev on the grid, the source's own square being 0
+(«Бой › Сетка и дистанции»). Dim light gives disadvantage, darkness double
 disadvantage, on attacks against a target there and on checks to discern details or find something
 («Свет › Тусклый свет»; «Свет › Темнота»).
 """
@@ -24,7 +24,7 @@ LIGHT_SOURCE_KEYS: dict[str, tuple[str, ...]] = {
 
 
 def campfire(size: str) -> dict[str, int]:
-    """Яркость костра («Свет › Яркость костра»). The seed has no Охренеть! row."""
+    """Яркость костра («Свет › Яркость костра»). The rulebook has no Охренеть! row."""
     if size not in CAMPFIRE:
         raise fail(
             "size",

@@ -3,7 +3,7 @@ effects table and leaving it.
 
 Each row's two effects are stored as one effect on the sheet with the key ``miasma:<row>``
 and the row's duration: ``miasma`` (until you leave the Miasma), ``cruelty`` (Bloodlust: until
-you have no cruelty) or ``permanent`` (lost to the Miasma). Rage is instantaneous (A13).
+you have no cruelty) or ``permanent`` (lost to the Miasma). Rage is instantaneous.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ LYING_EXPERTISE_NOTE = "expertise:"
 
 
 def is_person(state: dict[str, Any]) -> bool:
-    """A12: "each person" is a PC or a human hireling, not an animal or a monster."""
+    """«Путешествие по суше › Миазма»: "each person" is a PC or a human hireling, not an animal or a
+    monster."""
     return state.get("kind", "pc") in ("pc", "hireling")
 
 
@@ -60,7 +61,8 @@ def roll_table(state: dict[str, Any], dice: Dice) -> tuple[MiasmaRow, list[dict[
 
 
 def gain_cruelty(state: dict[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A failed save: +1 cruelty, then the table roll with the cruelty just gained (A12)."""
+    """A failed save: +1 cruelty, then the table roll with the cruelty just gained
+    («Путешествие по суше › Миазма»)."""
     st = copy.deepcopy(state)
     st["cruelty"] = int(st.get("cruelty", 0)) + 1
     row, rolls = roll_table(st, dice)
@@ -160,7 +162,7 @@ def _drop_lying_expertise(st: dict[str, Any], before: dict[str, Any]) -> dict[st
 
 def leave_miasma(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """Entering a place fully enclosed by stone or metal («Путешествие по суше › Миазма»): every
-    "until you leave the Miasma" effect ends, with the expertise Lying granted (A13). Cruelty stays
+    "until you leave the Miasma" effect ends, with the expertise Lying granted. Cruelty stays
     until a full rest there («Путешествие по суше › Миазма»)."""
     st = copy.deepcopy(state)
     st = _drop_lying_expertise(st, state)
@@ -171,7 +173,7 @@ def leave_miasma(state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 def grant_lying_expertise(state: dict[str, Any], key: str) -> dict[str, Any]:
     """Lying («Путешествие по суше › Эффекты Миазмы»): an expertise you lack, with 1 use (not in the
-    seed, A13), noted on the effect so it is lost on leaving."""
+    rulebook; our reading), noted on the effect so it is lost on leaving."""
     from systems.core.schema import fail
 
     st = copy.deepcopy(state)
@@ -209,7 +211,7 @@ def refreshes_expertise(state: dict[str, Any], miasma: bool) -> bool:
 
 def after_rest(state: dict[str, Any], miasma: bool) -> tuple[dict[str, Any], list[dict]]:
     """A rest finished outside the Miasma: all cruelty is lost («Путешествие по суше › Миазма»),
-    Bloodlust with it, and the "until you leave" effects are over (A13)."""
+    Bloodlust with it, and the "until you leave" effects are over."""
     if miasma:
         return copy.deepcopy(state), []
     events = []

@@ -30,7 +30,8 @@ class MiasmaMoves:
         )
 
     def _do_miasma_save(self, call: Call) -> Outcome:
-        """Бросок против Миазмы («Путешествие по суше › Миазма»), made by each person (A12)."""
+        """Бросок против Миазмы («Путешествие по суше › Миазма»), made by each person (a PC or a
+        human hireling)."""
         st = call.state
         self._alive(st)
         if not miasma_rules.is_person(st):
@@ -53,7 +54,8 @@ class MiasmaMoves:
 
     def _finish_miasma_save(self, call: Call, result: CheckResult, out: Outcome, extra) -> Outcome:
         p = call.params
-        tier = min(3, result.tier + (1 if p["lifted"] else 0))  # A12: another's 17+
+        # another's 17+ lifts it («Путешествие по суше › Миазма»)
+        tier = min(3, result.tier + (1 if p["lifted"] else 0))
         out.band = str(tier)
         out.flags.update(tier=tier, lifted=p["lifted"])
         out.details["miasma_save"] = {"name": out.state["name"], "tier": tier}
@@ -103,8 +105,9 @@ class MiasmaMoves:
         expertise: dict[int, str] | None = None,
         settings: dict[str, Any] | None = None,
     ) -> list[Outcome]:
-        """A12 step 1: every person's save, deferred (nothing applied yet). ``expertise`` maps a
-        character index to the expertise it spends if the roll allows one."""
+        """Step 1 («Путешествие по суше › Миазма»): every person's save, deferred (nothing applied
+        yet). ``expertise`` maps a character index to the expertise it spends if the roll allows
+        one."""
         outs = []
         for i, ch in enumerate(characters):
             if not miasma_rules.is_person(ch) or ch.get("dead"):
@@ -130,8 +133,9 @@ class MiasmaMoves:
         *,
         dice: Dice,
     ) -> list[Outcome]:
-        """A12 step 2: each 17+ roller either clears its cruelty (``"clear"``) or lifts another
-        person's save (that person's index); then cruelty and table rolls are applied."""
+        """Step 2 («Путешествие по суше › Миазма»): each 17+ roller either clears its cruelty
+        (``"clear"``) or lifts another person's save (that person's index); then cruelty and table
+        rolls are applied."""
         tiers = {i: s.flags.get("tier") for i, s in enumerate(saves) if not s.flags.get("skipped")}
         rolled = dict(tiers)
         for i, choice in choices.items():
@@ -142,7 +146,7 @@ class MiasmaMoves:
             j = int(choice)
             if j == i or j not in tiers:
                 raise fail("choices", "Поднять можно бросок другого.", "Lift another's save.")
-            tiers[j] = min(3, tiers[j] + 1)  # A12: lifted to 2 cancels the cruelty gain
+            tiers[j] = min(3, tiers[j] + 1)  # lifted to 2 cancels the cruelty gain
         for i, choice in choices.items():
             if choice == "clear" and tiers.get(i) != 3:
                 raise fail("choices", "Снимает жестокость только 17+.", "Only a 17+ clears.")

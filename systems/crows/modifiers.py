@@ -3,8 +3,9 @@ Miasma rows («Путешествие по суше › Эффекты Миаз�
 module reads them.
 
 Keys: ``backlash:<row>`` (``backlash:47-48``), ``miasma:<row key>`` (``miasma:bloodlust``) and
-``spell`` for a spell's own duration. ``stacks`` counts repeats of a stacking row (A17).
-Kept free of other Crows modules so checks, damage and speed can all ask it.
+``spell`` for a spell's own duration. ``stacks`` counts repeats of a stacking row
+(«Заклинания › Отдача магии»). Kept free of other Crows modules so checks, damage and speed can all
+ask it.
 """
 
 from __future__ import annotations

@@ -72,11 +72,11 @@ def shift_allowed(steps: list[dict[str, Any]], *, start_difficult: bool = False)
 
 def provoked_by(steps: list[dict[str, Any]], *, mode: str) -> list[dict[str, Any]]:
     """Who may make a provoked attack, and where the move pauses for it
-    («Бой › Провоцированная атака», A1).
+    («Бой › Провоцированная атака»).
 
     A step that leaves someone's base reach provokes, unless the move is a Shift
     («Бой › Общие манёвры»), a teleport («Бой › Телепортация»), forced
-    («Бой › Принудительное перемещение») or the 17+ Escape step («Бой › Общие манёвры»). A1: the
+    («Бой › Принудительное перемещение») or the 17+ Escape step («Бой › Общие манёвры»). The
     attack happens with the mover still on the last square within reach, i.e. before step
     ``pause_before``.
     """
@@ -94,7 +94,7 @@ def provoked_by(steps: list[dict[str, Any]], *, mode: str) -> list[dict[str, Any
 
 def jump_length(tier: int, characteristic_value: int) -> tuple[int, int]:
     """(length, height) of a jump («Бой › Прыжок»): ≤11 nothing; 12–16 up to 2 and 1 high; 17+ up to
-    2 + the characteristic rolled, at least 3 (A7), 1 high."""
+    2 + the characteristic rolled, at least 3, 1 high («Бой › Прыжок»)."""
     if tier == 1:
         return 0, 0
     if tier == 2:
@@ -187,7 +187,7 @@ def forced_end(path: list[dict[str, Any]], squares: int, *, flier: bool) -> dict
 def tip_dice(object_size: str, target_size: str) -> int:
     """d10s an object deals landing on a creature of its size or smaller: 1d10 + 2d10 per size
     category larger («Бой › Опрокидывание предметов»): a Huge object on a Medium creature deals
-    5d10. 0 when the object is smaller than the creature (the seed gives no damage then)."""
+    5d10. 0 when the object is smaller than the creature (the rulebook gives no damage then)."""
     steps = size_steps(object_size, target_size)
     if steps < 0:
         return 0

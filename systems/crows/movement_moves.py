@@ -23,7 +23,7 @@ class MovementMoves:
     def _do_move(self, call: Call) -> Outcome:
         """Передвижение / Шаг («Бой › Общие манёвры»; «Бой › Передвижение»): the path's cost against
         speed (or what is left of the current Move), provoked attacks and where the move pauses for
-        them (A1)."""
+        them («Бой › Провоцированная атака»)."""
         st, p = call.state, call.params
         self._alive(st)
         steps = p["path"]
@@ -103,7 +103,7 @@ class MovementMoves:
         out.flags.update(length=reach, height=height if reach else 0, table_length=length)
         out.details["movement_left"] = left
         if p["gap"] and reach < p["gap"]:
-            out.flags["falls"] = True  # A7: a short jump over a gap falls
+            out.flags["falls"] = True  # a short jump over a gap falls («Бой › Прыжок»)
             out.details["fall_feet"] = p["gap_feet"]
         out.text = join_text(out.text, Text(f"Прыжок: {reach} клеток.", f"Jump: {reach} squares."))
         return out
@@ -140,7 +140,8 @@ class MovementMoves:
     def _do_forced_move(self, call: Call) -> Outcome:
         """Толчок / Смещение on this creature («Бой › Принудительное перемещение»): the whole
         distance first, then a fall if the last square is over a void («Бой › В пропасть»;
-        «Частые опасности › Падение»). The fall's resistance roll needs a reaction (A8)."""
+        «Частые опасности › Падение»). The fall's resistance roll needs a reaction
+        («Частые опасности › Падение»)."""
         st, p = call.state, call.params
         squares = p["distance"] if p["squares"] is None else p["squares"]
         flier = st["speeds"]["fly"] > 0 and not has_condition(st, "prone")

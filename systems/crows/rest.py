@@ -319,8 +319,8 @@ def start_rest(
     miasma: bool = False,
 ) -> TurnResult:
     """Begin a rest: the dungeon turn ends without an encounter check («Отдых»). Burning lights
-    are listed so players can put them out (digest ambiguity 10); those overloaded with magic
-    items are told they cannot rest («Слоты инвентаря › Слоты магических предметов»)."""
+    are listed so players can put them out (a lit light is an item, not an effect); those overloaded
+    with magic items are told they cannot rest («Слоты инвентаря › Слоты магических предметов»)."""
     camp0 = clean_campaign(campaign)
     if camp0["rest"] is not None:
         raise fail("campaign.rest", "Отдых уже идёт.", "A rest is already under way.")
@@ -419,8 +419,8 @@ def rest_midpoint(
     settings: dict[str, Any] | None = None,
 ) -> TurnResult:
     """Middle of the rest («Отдых»): effects that end at a turn's end, or roll wear dice at a
-    turn's end, end; so do Blessed, Vulnerable and Weakened. Lit items are items, not effects
-    (digest ambiguity 10)."""
+    turn's end, end; so do Blessed, Vulnerable and Weakened. Lit items are items, not effects,
+    so they burn on."""
     camp, chars, _cfg = prepare_inputs(campaign, characters, settings)
     rest = _rest(camp)
     if rest["midpoint_done"]:
@@ -444,7 +444,7 @@ def _lights_during_rest(
     chars: list[dict[str, Any]], dice: Dice, hours: int
 ) -> list[dict[str, Any]]:
     """A light kept burning through the rest rolls its dice once per 2 hours
-    («Ходы подземелья › Вне подземелья»; digest ambiguity 10): three times in a 6-hour rest,
+    («Ходы подземелья › Вне подземелья»): three times in a 6-hour rest,
     stopping when it goes out."""
     events: list[dict[str, Any]] = []
     for _ in range(hours // 2):
@@ -466,7 +466,7 @@ def finish_rest(
     dice: Dice,
     settings: dict[str, Any] | None = None,
 ) -> TurnResult:
-    """The rest ends for the party: lights left burning roll (ambiguity 10), then each
+    """The rest ends for the party: lights left burning roll, then each
     character's benefits and activity in party order, then the next dungeon turn starts
     («Отдых»). ``plans`` lines up with ``characters``; ``None`` means a plain full rest."""
     camp, chars, cfg = prepare_inputs(campaign, characters, settings)

@@ -1,6 +1,5 @@
-"""Crows: Fortune or Death (seed ``001_*_crows.txt``; digests ``crows_a_checks_slots_dungeon.md``
-and ``crows_b_combat_travel_spells.md``). ``Crows`` is assembled here from one mixin per domain,
-each module holding that domain's move handlers:
+"""Crows: Fortune or Death (the rulebook, cited by chapter and heading). ``Crows`` is assembled here
+from one mixin per domain, each module holding that domain's move handlers:
 
 * ``check_moves`` checks and special checks; ``damage_moves`` damage, wounds and hazards;
   ``condition_moves`` conditions and effects; ``inventory_moves`` slots, items, wear dice and
@@ -77,7 +76,6 @@ from systems.crows.terms import (
     CONDITION_END_TRIGGERS,
     CONDITIONS,
     CORPSE_SLOTS,
-    DIGEST,
     EXPERTISE_CATEGORIES,
     EXPERTISES,
     LIGHT_LEVELS,
@@ -219,7 +217,6 @@ class Crows(
         """Everything a form, a help page or the timer task needs, from the rules' own data."""
         return {
             **describe_head(self),
-            "digest": DIGEST,
             "dice": "2d10",
             "bands": list(BANDS),
             "flags": ["crit", "doom"],

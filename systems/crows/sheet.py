@@ -1,6 +1,6 @@
 """Crows state shapes as field specs: the creature sheet, the combat (round, initiative, the
 current turn) and the travel day, the campaign state that holds the dungeon clock, the combat
-and the travel day, and the campaign settings (seed 001; numbers the seed leaves to character
+and the travel day, and the campaign settings (the rulebook; numbers it leaves to character
 data have plain defaults). The combat and the travel day are also accepted alone by the pure
 functions in ``combat`` and ``travel``.
 

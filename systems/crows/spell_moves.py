@@ -93,9 +93,9 @@ class SpellMoves:
         return self._roll_check(call)
 
     def _finish_cast(self, call: Call, result: CheckResult, out: Outcome, extra) -> Outcome:
-        """Tier after expertise, then backlash 99–100 (A16); a doom or a chaos 1 is backlash
-        instead of the spell («Заклинания › Отдача магии»); the book's dice roll unless it was a
-        crit."""
+        """Tier after expertise, then backlash 99–100 («Заклинания › Сотворение»); a doom or a chaos
+        1 is backlash instead of the spell («Заклинания › Отдача магии»); the book's dice roll
+        unless it was a crit."""
         p, dice = call.params, self._need_dice(call)
         ctx = self._cast_ctx(call)
         st = out.state
@@ -135,7 +135,7 @@ class SpellMoves:
                     r = result if i == 0 else self._other_target(call, ctx, t, result)
                     if i == 0:
                         r = dataclasses.replace(r, tier=tier)
-                    else:  # backlash 99-100 lowers every target's tier (A16)
+                    else:  # backlash 99-100 lowers every target's tier («Заклинания › Виды отдачи»)
                         lowered, _doom = spell_rules.tier_after_backlash(
                             r.tier, r.doom, tier_down=tier_down(st)
                         )

@@ -114,7 +114,7 @@ def target_problems(
 
 
 def tier_after_backlash(tier: int, doom: bool, *, tier_down: bool) -> tuple[int, bool]:
-    """Backlash 99-100 («Заклинания › Виды отдачи», A16): after expertise, tier 3 counts as 2, 2 as
+    """Backlash 99-100 («Заклинания › Виды отдачи»): after expertise, tier 3 counts as 2, 2 as
     1, 1 as a doom."""
     if not tier_down or doom:
         return tier, doom
@@ -201,8 +201,8 @@ def roll_backlash(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The Referee rolls d100 + the spell's rank («Заклинания › Отдача магии»). A lasting row
     already on the caster is rolled again unless it stacks; conditions may repeat and simply do
-    nothing («Заклинания › Отдача магии», A17); the quicksand row needs the caster on the ground
-    («Заклинания › Виды отдачи»). Returns (caster state, event)."""
+    nothing («Заклинания › Отдача магии»; only its stacking rows stack); the quicksand row needs the
+    caster on the ground («Заклинания › Виды отдачи»). Returns (caster state, event)."""
     rolls: list[dict[str, Any]] = []
     row: Backlash | None = None
     for _ in range(MAX_REROLLS):
@@ -239,7 +239,8 @@ def _roll(expr: str, dice: Dice) -> dict[str, Any]:
 
 
 def _lasting(st: dict[str, Any], row: Backlash, *, spell: str, note: str = "") -> bool:
-    """Add the row's effect, or one more stack of it (A17). Returns True when it stacked."""
+    """Add the row's effect, or one more stack of it («Заклинания › Отдача магии»). Returns True
+    when it stacked."""
     key = f"backlash:{row.key}"
     for effect in st["effects"]:
         if effect.get("key") == key:

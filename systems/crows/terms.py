@@ -15,9 +15,6 @@ from typing import Any
 
 from systems.core.schema import Choice
 
-SEED = "shared/seeds/001_06db556d559045f9_crows.txt"
-DIGEST = "shared/rules/crows_a_checks_slots_dungeon.md"
-
 # --- characteristics («Характеристики») -------------------------------------------------------
 
 CHARACTERISTICS: tuple[Choice, ...] = (
@@ -48,7 +45,7 @@ EXPERTISE_CATEGORIES: tuple[Choice, ...] = (
 
 @dataclass(frozen=True)
 class Expertise:
-    """One expertise of the seed's three tables, with what it is for (Применение)."""
+    """One expertise of the rulebook's three tables, with what it is for (Применение)."""
 
     key: str
     ru: str
@@ -507,7 +504,7 @@ CONDITION_END_TRIGGERS: dict[str, tuple[str, ...]] = {
 }
 
 # --- magic item slots («Слоты инвентаря › Слоты магических предметов») ------------------------
-# "Пояс" and "Руки" also name inventory slot types, so the keys are distinct (digest §5 UI note).
+# "Пояс" and "Руки" also name inventory slot types, so the keys are distinct.
 
 MAGIC_SLOTS: tuple[Choice, ...] = (
     Choice("head", "Голова", "Head"),
@@ -577,7 +574,7 @@ CREATURE_KINDS: tuple[Choice, ...] = (
     Choice("monster", "Существо Рефери", "Referee creature"),
     Choice("object", "Предмет", "Object"),
 )
-# Who takes wounds («Урон и смерть › Раны», digest ambiguity 3): PCs, other humans and animals.
+# Who takes wounds («Урон и смерть › Раны»): PCs, other humans and animals.
 WOUND_KINDS = frozenset({"pc", "hireling", "pet"})
 
 # --- rest activities («Отдых › Занятия на отдыхе») --------------------------------------------
@@ -606,12 +603,10 @@ REST_ACTIVITIES: tuple[str, ...] = (
 # --- dungeon encounters («Встречи в подземелье») ----------------------------------------------
 
 ENCOUNTER_THRESHOLD_DEFAULT = 9
-# by analogy with road checks, «Путешествие по суше › Дорожные встречи» (digest ambiguity 13)
+# by analogy with road checks, «Путешествие по суше › Дорожные встречи»
 ENCOUNTER_THRESHOLD_CAP = 10
 GREED_PERCENT: dict[int, int] = {1: 30, 2: 20, 3: 10}  # «Ходы подземелья › Награда за жадность»
 HOURS_PER_TURN_OUTSIDE = 2  # «Ходы подземелья › Вне подземелья»
-
-DIGEST_B = "shared/rules/crows_b_combat_travel_spells.md"
 
 # --- combat: size, space, reach («Бой › Досягаемость») ----------------------------------------
 
@@ -704,7 +699,7 @@ RIVER_HEXES: dict[str, int] = {
 }  # «Путешествие по суше › Реки и дороги»
 ROAD_HEXES, ROAD_THRESHOLD = 1, -1  # «Путешествие по суше › Реки и дороги»
 TRAVEL_THRESHOLD_MAX = 10  # «Путешествие по суше › Дорожные встречи»
-TRAVEL_THRESHOLD_MIN = 1  # digest A9 (not in the seed)
+TRAVEL_THRESHOLD_MIN = 1  # the rulebook sets no floor; a threshold never drops below 1
 
 
 def speed_hexes(slowest_speed: int) -> int:
@@ -741,7 +736,7 @@ ROLE_LIMIT: dict[str, int] = {
 
 @dataclass(frozen=True)
 class Task:
-    """One travel task: its role, check and the seed's three results (``None`` = no effect)."""
+    """One travel task: its role, check and the rulebook's three results (``None`` = no effect)."""
 
     key: str
     role: str
@@ -1156,8 +1151,9 @@ class Backlash:
 
     ``duration``: "instant", "dungeon_turn" (until the end of this turn), "wear_dice", "rest"
     (until you finish a rest) or "permanent". ``radius``: others within that many squares are
-    affected too (the Referee applies it to them). ``stacks``: rows the digest (A17) lets
-    stack; any other lasting row already on the caster is rerolled («Заклинания › Отдача магии»).
+    affected too (the Referee applies it to them). ``stacks``: rows read as stacking
+    (07–12, 37–38, 87–92); any other lasting row already on the caster is rerolled
+    («Заклинания › Отдача магии»).
     """
 
     lo: int
@@ -1445,7 +1441,7 @@ BACKLASH_TABLE: tuple[Backlash, ...] = (
         radius=1,
         save="agility",
         save_rider="grabbed",
-        note="printed 62-64 (A15)",
+        note="printed 62-64",
     ),
     Backlash(
         65,
@@ -1620,7 +1616,8 @@ TIER_DOWN_BACKLASH = "99-100"
 
 
 def backlash_row(value: int) -> Backlash:
-    """The row for d100 + rank (1-105); the printed 62-64 is read as 63-64 (A15)."""
+    """The row for d100 + rank (1-105); the printed 62-64 is read as 63-64 (it overlaps the row
+    above)."""
     for row in BACKLASH_TABLE:
         if row.lo <= value <= row.hi:
             return row
@@ -1644,7 +1641,6 @@ def describe_tables() -> dict[str, Any]:
     """The combat, travel, spell and crafting tables for ``Crows.describe()`` (forms, help
     pages, the map and travel UI)."""
     return {
-        "digest_b": DIGEST_B,
         "size_space_reach": {
             k: {"squares": v[0], "reach": v[1]} for k, v in SIZE_SPACE_REACH.items()
         },

@@ -1,5 +1,5 @@
 """Overland travel («Путешествие по суше») as pure functions over a travel state
-dict (``sheet.TRAVEL``), the "travel watch" flow of the digest (§2.7):
+dict (``sheet.TRAVEL``), a day in the order of «Путешествие по суше › Порядок путешествия»:
 
 1. ``start_day``: pace → hexes 1/2/3, thresholds 8/7/6 for travel and rest, role checks at
    advantage / plain / disadvantage; slowest speed, road and river modifiers
@@ -65,12 +65,14 @@ def new_travel(
 
 
 def _clamp_threshold(value: int) -> int:
-    """Never above 10 («Путешествие по суше › Дорожные встречи»); never below 1 (A9)."""
+    """Never above 10 («Путешествие по суше › Дорожные встречи»); never below 1 (the rulebook sets
+    no floor)."""
     return max(TRAVEL_THRESHOLD_MIN, min(TRAVEL_THRESHOLD_MAX, value))
 
 
 def recompute(travel: dict[str, Any]) -> dict[str, Any]:
-    """Today's hexes (≥0, A9) and thresholds (1..10) from the pace and the modifiers so far."""
+    """Today's hexes (≥0; the rulebook sets no floor) and thresholds (1..10) from the pace and the
+    modifiers so far."""
     travel["hexes"] = max(0, travel["base_hexes"] + travel["hex_mod"])
     travel["travel_threshold"] = _clamp_threshold(travel["base_threshold"] + travel["travel_mod"])
     travel["rest_threshold"] = _clamp_threshold(travel["base_threshold"] + travel["rest_mod"])
@@ -197,7 +199,7 @@ def assign_roles(
 
 
 def _order_key(entry: dict[str, Any]) -> tuple[int, int]:
-    # Help everyone goes first among the helpers (digest §2.7 step 5, recommended reading).
+    # Help everyone goes first among the helpers, so its bonus reaches the others' checks.
     return ROLE_ORDER.index(entry["role"]), 0 if entry["task"] == "help_everyone" else 1
 
 
@@ -261,8 +263,8 @@ def check_order(travel: dict[str, Any], name: str, task: str) -> None:
 
 def role_modifiers(travel: dict[str, Any], name: str) -> tuple[list[str], int]:
     """(sources, flat bonus) for a creature's role check today: the pace
-    («Путешествие по суше › Темп пути») and Help everyone («Путешествие по суше › Помочь всем»,
-    A11)."""
+    («Путешествие по суше › Темп пути») and Help everyone («Путешествие по суше › Помочь всем»;
+    role checks only, not the night's Miasma save)."""
     sources = {1: ["slow_pace"], -1: ["fast_pace"]}.get(travel["role_net"], [])
     bonus = sum(b["bonus"] for b in travel["role_bonus"] if b["name"] == name)
     return sources, bonus
@@ -308,7 +310,8 @@ def apply_task(
     dice: Dice | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Apply a role check's result to the day (every effect lasts today; rations and hides are
-    items and stay, digest §2.3). A "choose one" result is applied later by ``apply_task_choice``.
+    items and stay, «Путешествие по суше › Дорожные роли»). A "choose one" result is applied later
+    by ``apply_task_choice``.
     """
     t = clean_travel(travel)
     entry = role_entry(t, name, task)
@@ -433,9 +436,9 @@ def encounter_check(
     travel: dict[str, Any], dice: Dice, *, kind: str = "travel", bonus: int = 0
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The Referee's 1d10 after the role checks; at least the threshold is an encounter
-    («Путешествие по суше › Дорожные встречи»). The Referee picks the time of day (A14); the roll is
-    for the Referee only. ``bonus`` is a rest-only +1 for a hidden camp («Отдых › Укрыть лагерь»),
-    still capped at 10."""
+    («Путешествие по суше › Дорожные встречи»). The Referee picks the time of day; the roll
+    is for the Referee only. ``bonus`` is a rest-only +1 for a hidden camp
+    («Отдых › Укрыть лагерь»), still capped at 10."""
     t = clean_travel(travel)
     threshold = t["travel_threshold"] if kind == "travel" else t["rest_threshold"]
     threshold = _clamp_threshold(threshold + bonus)

@@ -146,8 +146,9 @@ class TravelMoves:
         return self._travel_out(call, travel, event)
 
     def _do_travel_encounter(self, call: Call) -> Outcome:
-        """The roll and its result are the Referee's only (digest §2.7 step 7); a rest check
-        counts a hidden camp (+1, «Отдых › Укрыть лагерь»)."""
+        """The roll and its result are the Referee's only
+        («Путешествие по суше › Дорожные встречи»); a rest check counts a hidden camp (+1,
+        «Отдых › Укрыть лагерь»)."""
         rest_state = call.state["rest"]
         hidden_camp = bool(rest_state and rest_state["hide_camp_by"])
         travel, event = travel_rules.encounter_check(

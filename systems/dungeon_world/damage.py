@@ -185,7 +185,7 @@ def pick_attacker_expression(expressions: list[str]) -> str:
 
     The whole expression with that die is reused, bonus included («Одновременный урон от нескольких
     противников»: к10+1 rolled four times). Two attackers with the same biggest die: the higher
-    bonus wins (digest §8.15), which is the larger possible maximum.
+    bonus wins (our reading), which is the larger possible maximum.
     """
     if not expressions:
         raise DamageNotationError("Нет атакующих.", "No attackers.")
@@ -193,7 +193,8 @@ def pick_attacker_expression(expressions: list[str]) -> str:
 
 
 def armor_after_cover(armor: int, cover: str) -> int:
-    """Cover is situational armor, 1 partial or 2 full («Урон»), added to worn armor (§8.23)."""
+    """Cover is situational armor, 1 partial or 2 full («Урон»), added to worn armor (our
+    reading)."""
     return armor + {"none": 0, "partial": 1, "full": 2}[cover]
 
 

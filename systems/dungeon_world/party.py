@@ -9,7 +9,7 @@ save them in one transaction:
   written on each sheet's ``forward`` so their next move reads it;
 * ``perilous_journey``: the trailblazer, the scout and the quartermaster each roll +WIS; each
   role is held by a different hero and a hero holds at most one role. A role nobody holds
-  rolls nothing and gives no benefit (digest ambiguity 20).
+  rolls nothing and gives no benefit (our reading).
 
 ``party_actors`` says which keys a move's parameters name to roll (the watcher, each role's
 hero) before anything is checked, so the table can let a player name only their own

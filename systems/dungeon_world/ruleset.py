@@ -74,7 +74,7 @@ CANT_ACT = {
     "dead": ("Персонаж мёртв.", "The character is dead."),
 }
 WIZARD_CLASSES = {"маг", "wizard"}
-MONTH_DAYS = 30  # "месяц или дольше" («Усердно заниматься»); a week is 7 days (digest §8.17)
+MONTH_DAYS = 30  # "месяц или дольше" («Усердно заниматься»); a week is 7 days (our reading)
 
 _Call = MoveCall
 
@@ -201,7 +201,7 @@ class DungeonWorld(MoveDispatch):
         return clean
 
     def clean_settings(self, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The campaign's settings with defaults filled in (digest §8)."""
+        """The campaign's settings with defaults filled in."""
         return validate(SETTINGS, settings or {}, path="settings")
 
     def modifier(
@@ -290,7 +290,7 @@ class DungeonWorld(MoveDispatch):
             target = p["target"].casefold()
             return "bonds", sum(1 for b in st["bonds"] if b["with"].casefold() == target)
         if spec.key == "carouse":
-            return "coins", (p["coins_spent"] - 100) // 100  # digest §8.18
+            return "coins", (p["coins_spent"] - 100) // 100  # our reading
         if spec.key == "recruit":
             flags = ("generous_pay", "open_about_help", "loot_share", "reputation")
             return "recruit", sum(1 for f in flags if p[f])
@@ -366,7 +366,7 @@ class DungeonWorld(MoveDispatch):
                 kind="overload",
             )
         if mode == "auto_fail":
-            # Digest §8.7: no dice were rolled, so no XP unless the campaign says otherwise.
+            # No dice were rolled, so no XP unless the campaign says otherwise.
             xp = _mark_xp(st) if call.settings["auto_fail_marks_xp"] else False
             return _Rolled(MISS, None, [], 0, {}, st, auto_fail=True, xp_marked=xp)
         roll = roll_2d6(call.dice, sum(parts.values()))
@@ -461,8 +461,8 @@ class DungeonWorld(MoveDispatch):
         """A PC takes damage: minus armor («Урон»), never below 0 HP («Урон»).
 
         Reaching 0 HP from real damage calls for Last Breath at once («Смерть»), also for a
-        stabilized PC («Смерть»); damage fully absorbed by armor calls for nothing (digest §8.13).
-        Stun costs a PC no HP; they Defy Danger against "you're stunned" («Оглушающий урон», §8.14).
+        stabilized PC («Смерть»); damage fully absorbed by armor calls for nothing (our reading).
+        Stun costs a PC no HP; they Defy Danger against "you're stunned" («Оглушающий урон»).
         """
         st = copy.deepcopy(state)
         info: dict[str, Any] = {"damage": amount, "hp_before": st["hp"]}
@@ -609,7 +609,7 @@ class DungeonWorld(MoveDispatch):
         """Встать на защиту («Встать на защиту»): hold 3 on 10+, 1 on 7-9, bound to Defend
         («Некоторые ходы»).
 
-        A new Defend replaces earlier Defend hold (digest §8.5: hold is kept while defending
+        A new Defend replaces earlier Defend hold (hold is kept while defending
         the same target and cleared for a new one)."""
         r = self._roll(call)
         if isinstance(r, Outcome):
@@ -641,7 +641,7 @@ class DungeonWorld(MoveDispatch):
         """Изучить обстановку («Изучить обстановку»): 3 questions on 10+, 1 on 7-9, +1 forward on
         acting.
 
-        Repeating a question on 10+ is allowed (digest §8.21)."""
+        Repeating a question on 10+ is allowed (our reading)."""
         r = self._roll(call)
         if isinstance(r, Outcome):
             return r
@@ -685,7 +685,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_last_breath(self, call: _Call) -> Outcome:
         """Последний вздох («Последний вздох»; «Смерть»): plain 2d6, no bonuses; forward and
-        preparation are neither used nor consumed (digest §8.9); a miss still marks XP (§8.8)."""
+        preparation are neither used nor consumed (our reading); a miss still marks XP."""
         st = call.state
         if st["status"] != "dying":
             raise _err(
@@ -697,7 +697,7 @@ class DungeonWorld(MoveDispatch):
         xp = _mark_xp(st) if roll.band == MISS else False
         r = _Rolled(roll.band, roll.total, list(roll.faces), 0, {}, st, xp_marked=xp)
         if roll.band == STRONG:
-            st["status"] = "alive"  # HP stays 0, conscious (digest §8.12)
+            st["status"] = "alive"  # HP stays 0, conscious (our reading)
         elif roll.band == MISS:
             st["status"] = "deaths_mark"
         else:
@@ -724,7 +724,7 @@ class DungeonWorld(MoveDispatch):
         )
 
     def _choose_overload(self, outcome, choices, dice, pending) -> Outcome:
-        """Drop weight (down to load+2, digest §8.6) and roll, or fail without dice."""
+        """Drop weight (down to load+2) and roll, or fail without dice."""
         params = dict(pending["params"])
         params["overload"] = choices[0]
         if choices[0] == "drop":
@@ -741,7 +741,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_make_camp(self, call: _Call) -> Outcome:
         """Разбить лагерь («Разбить лагерь»): eat a ration; after sleep heal half HP, i.e.
-        floor(max HP / 2) capped at max (digest §8.2)."""
+        floor(max HP / 2) capped at max (our reading)."""
         st = call.state
         if st["status"] in ("dying", "dead"):
             raise _err("status", *CANT_ACT[st["status"]])
@@ -781,7 +781,7 @@ class DungeonWorld(MoveDispatch):
         """Помочь или помешать («Помочь или помешать»): roll+bonds with them; +1 or -2 to their
         roll.
 
-        With no bonds the roll is at +0 unless the campaign requires a bond (digest §8.1)."""
+        With no bonds the roll is at +0 unless the campaign requires a bond (our reading)."""
         _, bonds = self._base(call)
         if bonds == 0 and call.settings["aid_requires_bond"]:
             raise _err("target", "У вас нет уз с этим персонажем.", "You have no bond with them.")
@@ -810,7 +810,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_perilous_journey(self, call: _Call) -> Outcome:
         """Отправиться в опасное путешествие («Отправиться в опасное путешествие»): each role held
-        by a different hero rolls +WIS; a 10+ helps by role (digest §8.20)."""
+        by a different hero rolls +WIS; a 10+ helps by role (our reading)."""
         role = call.params["role"]
         if role in call.params["party_roles"]:
             raise _err(
@@ -849,7 +849,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_recover(self, call: _Call) -> Outcome:
         """Восстановить силы («Восстановить силы»): a day heals all HP; a debility heals per 3 days,
-        per 2 with a healer, repeated for longer rests (digest §8.26, a setting)."""
+        per 2 with a healer, repeated for longer rests (a setting)."""
         st, p = call.state, call.params
         if st["status"] in ("dying", "dead"):
             raise _err("status", *CANT_ACT[st["status"]])
@@ -924,7 +924,7 @@ class DungeonWorld(MoveDispatch):
         return self._continue(outcome, choices, state=state)
 
     def _do_outstanding_warrants(self, call: _Call) -> Outcome:
-        """Неоплаченный долг («Неоплаченный долг»): recognised on 7+ (digest §8.19); on 7-9 the GM
+        """Неоплаченный долг («Неоплаченный долг»): recognised on 7+ (our reading); on 7-9 the GM
         also picks a complication."""
         r = self._roll(call)
         if isinstance(r, Outcome):
@@ -937,8 +937,7 @@ class DungeonWorld(MoveDispatch):
         return self._outcome(call, r, state=r.state, flags=flags)
 
     def _do_bolster(self, call: _Call) -> Outcome:
-        """Усердно заниматься («Усердно заниматься»): preparation from days of study (digest
-        §8.17)."""
+        """Усердно заниматься («Усердно заниматься»): preparation from days of study."""
         points = bolster_points(call.params["days"])
         call.state["preparation"] += points
         text = Text(f"Очков подготовки: +{points}.", f"Preparation: +{points}.")
@@ -1171,7 +1170,7 @@ class DungeonWorld(MoveDispatch):
         elif option.key == "open_attacker":
             details["ally_forward"] = 1
         elif option.key == "level_damage":
-            details["amount"] = st["level"]  # fixed damage («Урон»), armor applies (digest §8.4)
+            details["amount"] = st["level"]  # fixed damage («Урон»), armor applies (our reading)
             if p["attacker"] is not None:
                 npc, info = self._npc_takes(p["attacker"], st["level"])
                 details["target"], details["dealt"] = npc, info["final"]
@@ -1179,7 +1178,7 @@ class DungeonWorld(MoveDispatch):
 
     @staticmethod
     def _halve(damage: int, armor: int, settings: dict[str, Any]) -> int:
-        """Defend "halve" (digest §8.3): after armor and rounded down unless set otherwise."""
+        """Defend "halve" (our reading): after armor and rounded down unless set otherwise."""
 
         def half(x: int) -> int:
             return -(-x // 2) if settings["defend_halve_rounding"] == "up" else x // 2
@@ -1215,7 +1214,7 @@ class DungeonWorld(MoveDispatch):
 
     def _do_add_ongoing(self, call: _Call) -> Outcome:
         """+N на все ходы («Некоторые ходы»): kept until its end condition, which is fiction
-        (§8.11)."""
+        (our reading)."""
         p = call.params
         call.state["ongoing"].append(
             {"value": p["value"], "move": p["for_move"], "note": p["note"]}
@@ -1260,7 +1259,7 @@ class DungeonWorld(MoveDispatch):
     def _do_multiclass(self, call: _Call) -> Outcome:
         """Мультиклассовые ходы («Мультиклассовые ходы»): the move's level must be below the
         character's (the «Мультиклассовые ходы» example; «Мультиклассовые ходы» says "or lower" — a
-        setting, digest §8.16)."""
+        setting)."""
         st, p = call.state, call.params
         strict = call.settings["multiclass_strictly_lower"]
         if p["move_level"] > st["level"] or (strict and p["move_level"] >= st["level"]):

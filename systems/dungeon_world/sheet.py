@@ -2,7 +2,7 @@
 
 These specs are the single source for the sheet form, the NPC form, the settings form and
 their validation. Numbers the rulebook leaves out (the stat table, HP formula) are [published]
-defaults that a campaign changes through ``SETTINGS`` (digest §2, §8.25).
+defaults that a campaign changes through ``SETTINGS``.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ MOVE_CHOICES: tuple[Choice, ...] = (
     *(Choice(k, ru, en) for k, (ru, en) in MOVE_NAMES.items()),
 )
 
-# [published] score -> modifier; index 0 is score 1 (digest §2, §9 case 32).
+# [published] score -> modifier; index 0 is score 1.
 PUBLISHED_STAT_TABLE: tuple[int, ...] = (
     -3,
     -3,

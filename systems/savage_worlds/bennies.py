@@ -1,6 +1,6 @@
-"""Фишки (bennies) for players and the GM («Фишки»; «Фишки ведущего», digest §3.5-§3.6).
+"""Фишки (bennies) for players and the GM («Фишки»; «Фишки ведущего»).
 
-Where bennies live (digest §7.12): a player's on the PC's sheet (3 at each session start, «Фишки»);
+Where bennies live (our reading): a player's on the PC's sheet (3 at each session start, «Фишки»);
 a GM wild card's own 2 on its sheet («Фишки ведущего»); the GM's pool, one per player character
 («Фишки ведущего»), on the table state. All unused bennies are lost at session end («Фишки
 ведущего»).

@@ -2,8 +2,8 @@
 
 [published edition] Everything here except the aces on damage rolls («Взрывной бросок»), the soak
 roll's existence and cost («Фишки») and "wild cards can take several wounds" («Дикие карты и
-статисты») comes from the published game the rulebook belongs to (Savage Worlds Deluxe / Explorer's;
-digest §4). Differences between editions are campaign settings (``sheet.SETTINGS``).
+статисты») comes from the published game the rulebook belongs to (Savage Worlds Deluxe /
+Explorer's). Differences between editions are campaign settings (``sheet.SETTINGS``).
 
 Sheet derived values [published edition]: Parry = 2 + half Fighting (2 without it), Toughness
 = 2 + half Vigor + armor, Pace 6, Charisma 0, each plus the edges' and hindrances' modifiers.
@@ -176,8 +176,8 @@ def check_damage(text: str) -> dict[str, str] | None:
 def roll_damage(
     dice: Dice, expr: DamageExpr, *, raise_die: bool = False, modifier: int = 0
 ) -> dict[str, Any]:
-    """Проверка урона («Взрывной бросок»; «Фишки»): every die aces on its own, no wild die (digest
-    §7.2); a raise on the attack adds +1d6 [published edition]; the joker's +2 is part of
+    """Проверка урона («Взрывной бросок»; «Фишки»): every die aces on its own, no wild die (our
+    reading); a raise on the attack adds +1d6 [published edition]; the joker's +2 is part of
     ``modifier``."""
     sides = list(expr.dice) + ([RAISE_DAMAGE_DIE] if raise_die else [])
     rolls: list[Explosion] = [roll_exploding(dice, s) for s in sides]

@@ -1,6 +1,6 @@
 """The action deck (колода действий) as pure functions over a JSON deck state.
 
-[published edition] The rulebook's chapter stops before combat (digest §0, §4): initiative comes
+[published edition] The rulebook's chapter stops before combat: initiative comes
 from the published game this text belongs to (Savage Worlds Deluxe / Explorer's, the Russian
 "Дневник авантюриста"). A 54-card deck (52 + two jokers) is dealt each round; cards count down
 from Ace to 2, ties break by suit ♠ > ♥ > ♦ > ♣; a joker acts at any point of the round with +2

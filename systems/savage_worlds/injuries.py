@@ -1,6 +1,6 @@
 """Таблица травм (the Injury Table) as pure functions.
 
-[published edition] Not in the rulebook (digest §4, §6): Savage Worlds Deluxe p. 78, the edition
+[published edition] Not in the rulebook: Savage Worlds Deluxe p. 78, the edition
 of «Дневник авантюриста». A wild card rolls on it when the Vigor roll for incapacitation says
 so (``combat.incapacitation_result``): the injury is permanent on a failure, lasts until the
 wounds heal on a success, 24 hours (or until the wounds heal) on a raise, and, under the

@@ -2,7 +2,7 @@
 
 ``describe()`` is built from these specs and ``resolve`` validates parameters with the same
 specs (DESIGN.md). ``source`` cites the rulebook's headings, or says "published edition" for
-the combat rules the rulebook's chapter leaves out (digest §4).
+the combat rules the rulebook's chapter leaves out.
 """
 
 from __future__ import annotations

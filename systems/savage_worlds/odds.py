@@ -51,8 +51,8 @@ def p_natural_at_least(sides: int, target: int, *, wild: bool) -> Fraction:
 
 
 def p_critical(sides: int, *, wild: bool, crit_possible: bool = True) -> Fraction:
-    """«Дикий кубик»: both dice show 1 first; impossible for an extra rolling one die (digest
-    §7.4)."""
+    """«Дикий кубик»: both dice show 1 first; impossible for an extra rolling one die (our
+    reading)."""
     if not wild or not crit_possible:
         return Fraction(0)
     return Fraction(1, sides * WILD_DIE)
@@ -68,7 +68,7 @@ def trait_odds_exact(
 ) -> dict[str, Fraction]:
     """Chance of each band: critical failure, failure, success (no raise), raise (1 or more).
 
-    A critical failure is a failure whatever the modifiers (digest §7.3), so the double-1 mass
+    A critical failure is a failure whatever the modifiers (our reading), so the double-1 mass
     is taken out of whichever band its total would otherwise reach.
     """
     crit = p_critical(sides, wild=wild, crit_possible=crit_possible)

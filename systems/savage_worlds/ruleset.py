@@ -544,7 +544,7 @@ class SavageWorlds(Ruleset):
     def _reroll_options(self, flow: dict[str, Any]) -> list[str]:
         """Who can pay for another roll: the roller's own bennies, or the GM's pool for a GM
         character («Фишки ведущего»). Damage only with No Mercy («Фишки»); SWADE forbids re-rolling
-        a critical failure (digest §7.5)."""
+        a critical failure (our reading)."""
         sheet = self._roller(flow)
         settings = flow["settings"]
         last = flow["attempts"][-1]
@@ -782,8 +782,8 @@ class SavageWorlds(Ruleset):
         )
 
     def _do_cooperative_check(self, call: _Call) -> Outcome:
-        """Совместная проверка («Совместные проверки»): helpers roll the same skill first (digest
-        §7.10); each success and raise is +1 to the leader, at most +4 except on Strength
+        """Совместная проверка («Совместные проверки»): helpers roll the same skill first (our
+        reading); each success and raise is +1 to the leader, at most +4 except on Strength
         («Совместные проверки»). A helper without the skill cannot help («Совместные проверки»)."""
         p = call.params
         dice = self._need_dice(call.dice)
@@ -845,7 +845,7 @@ class SavageWorlds(Ruleset):
 
     def _do_opposed_check(self, call: _Call) -> Outcome:
         """Встречная проверка («Встречные проверки»): the attacker rolls and spends bennies first;
-        once the attacker keeps the result it is locked («Встречные проверки», digest §7.13) and the
+        once the attacker keeps the result it is locked («Встречные проверки») and the
         defender rolls."""
         attacker, defender_spec, defender = self._opposed_specs(call)
         flow = self._flow(

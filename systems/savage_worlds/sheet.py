@@ -3,7 +3,7 @@
 One sheet serves player characters and GM characters, wild cards and extras («Дикие карты и
 статисты»). Only Strength (Сила), Shooting (Стрельба) and Boating (Судовождение) are named in the
 rulebook; the five attributes, Pace, Parry, Toughness, Charisma, fatigue, armor and the skill list
-are [published edition] (digest §2), and their Russian labels should be checked against the book.
+are [published edition], and their Russian labels should be checked against the book.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
 """Trait checks as pure functions («Проверки параметров»; «Взрывной бросок»; «Подъёмы»; «Неумелые
-попытки»; «Встречные проверки»; «Совместные проверки»; «Групповые проверки»; «Дикий кубик», digest
-``rules/savage_worlds.md`` §1, §3).
+попытки»; «Встречные проверки»; «Совместные проверки»; «Групповые проверки»; «Дикий кубик»).
 
 A trait check rolls the trait die and, for a wild card, the wild die d6; both explode (ace) on
 their top face («Взрывной бросок»; «Дикий кубик»); the better of the two is kept, then modifiers
 apply («Взрывной бросок»). The check succeeds at TN 4 or more («Проверки параметров»); every full 4
 over the TN is a raise («Подъёмы»). Double 1 on the first faces of both dice is a critical failure
-(«Дикий кубик»), decided before modifiers (digest §7.3).
+(«Дикий кубик»), decided before modifiers (our reading).
 
 Rolling order, which ``ScriptedDice`` scripts follow: the trait die with its aces, then the
 wild die with its aces.
@@ -114,7 +113,7 @@ def raises_for(total: int, tn: int = TN) -> int:
 
 
 def band_for(total: int, tn: int = TN, *, critical: bool = False) -> str:
-    """The band of a check: critical failure beats any total (digest §7.3), then TN, then raises."""
+    """The band of a check: critical failure beats any total (our reading), then TN, then raises."""
     if critical:
         return CRITICAL_FAILURE
     if total < tn:
@@ -221,7 +220,7 @@ def roll_trait(
 
 def attempt_rank(attempt: dict[str, Any]) -> tuple[int, int]:
     """How good an attempt is: any non-critical result beats a critical failure, then the higher
-    total («Фишки» "выбрать лучший результат"; digest §7.6)."""
+    total («Фишки» "выбрать лучший результат")."""
     if attempt.get("kind") == "damage":
         return (1, attempt["total"])
     return (0 if attempt["critical_failure"] else 1, attempt["total"])
@@ -273,7 +272,7 @@ def opposed_winner(
     struggle goes on.
 
     A critical failure loses outright («Дикий кубик» "полный провал"; both: stalemate). With
-    ``attacker_needs_tn`` (a SWADE-style option, digest §7.8) an attacker under the TN loses.
+    ``attacker_needs_tn`` (a SWADE-style option) an attacker under the TN loses.
     """
     if attacker_critical or defender_critical:
         if attacker_critical and defender_critical:
@@ -288,7 +287,7 @@ def opposed_winner(
 
 def opposed_raises(winner_total: int, loser_total: int, *, floor_tn: int | None = None) -> int:
     """«Встречные проверки»: the winner counts raises against the loser's total as the TN.
-    The rulebook sets no floor, so by default a loser's 2 is the TN (digest §7.9); ``floor_tn``
+    The rulebook sets no floor, so by default a loser's 2 is the TN (our reading); ``floor_tn``
     raises it to at least 4."""
     tn = loser_total if floor_tn is None else max(loser_total, floor_tn)
     return max(0, (winner_total - tn) // RAISE_STEP)

@@ -64,7 +64,7 @@ def combine_difficulty(
 ) -> str:
     """Difficulty after effects that make a check harder (Darkness, Ice, Invisibility...).
 
-    Digest §9.9: by default the hardest single effect counts; with ``stack`` each effect adds
+    Our reading: by default the hardest single effect counts; with ``stack`` each effect adds
     one die. Never beyond 4d10; ``auto`` and ``impossible`` are left alone.
     """
     if base in (AUTO, IMPOSSIBLE):
@@ -171,7 +171,7 @@ def opposed_winner(
     """Who wins and why («Противопоставленная проверка»): a bust loses; both bust repeats; else the
     higher total wins.
 
-    A tie without a bust is not in the rulebook: ``tie="repeat"`` (digest §9.5) repeats it,
+    A tie without a bust is not in the rulebook: ``tie="repeat"`` (our reading) repeats it,
     ``tie="higher_value"`` gives it to the higher value and repeats only if those match too.
     """
     a_bust, b_bust = a_total > a_value, b_total > b_value

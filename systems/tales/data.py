@@ -3,7 +3,7 @@
 Rulebook: «Сказания волшебного мира», cited by its headings. The rulebook invites every group
 to change the rules (its introduction), so every number lives here as plain data that the rules
 read, never as a literal inside a rule.
-Names are the rulebook's Russian terms with an English gloss from the digest.
+Names are the rulebook's Russian terms with an English gloss.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ DIFFICULTY_ORDER: tuple[str, ...] = (CHECK, HARD, VERY_HARD)
 class Skill:
     """One skill. ``stat`` is what its checks roll against (None: it never rolls by itself).
 
-    ``gated``: an action impossible without the skill (digest §3 recommendation, «Навыки»).
+    ``gated``: an action impossible without the skill («Навыки»).
     ``levels``: False for Literacy, which has no levels («Социальные навыки»). ``detail``: what the
     entry names, e.g. the specific craft («Ремёсла»); ``"required"``, ``"optional"`` or ``""``.
     ``weapon``: the weapon category of a combat or military skill («Боевые навыки»).
@@ -209,8 +209,8 @@ SKILLS: tuple[Skill, ...] = (
     Skill("seafaring", "Мореходство", "Seafaring", "dex", "craft", "«Ремёсла»"),
     Skill("lore", "Знания", "Lore", "mind", "craft", "«Ремёсла»"),
     Skill("herbalism", "Травничество", "Herbalism", "mind", "craft", "«Ремёсла»", gated=True),
-    # Granted by Artist («Социальное положение») but never defined; digest §9.4: a Mind check
-    # (compare «Проверки навыков»).
+    # Granted by Artist («Социальное положение») but never defined; read as a Mind
+    # check (compare «Проверки навыков»).
     Skill(
         "appraisal",
         "Оценка",
@@ -234,7 +234,7 @@ ART_KINDS: tuple[Choice, ...] = (
 @dataclass(frozen=True)
 class Origin:
     """A 2d10 result («Социальное положение»). Skills named ``@brawl``/``@melee``/``@fencing`` are
-    the weapon skills whose combat or military version the campaign settles (digest §9.2)."""
+    the weapon skills whose combat or military version the campaign settles (our reading)."""
 
     roll: int
     key: str
@@ -1616,7 +1616,7 @@ ELEMENTS: tuple[Choice, ...] = (
 class Trap:
     """A trap row: the stat that avoids it and what a failure does.
 
-    ``effect``: ``damage`` (``damage`` notation, armour applies, digest §9.11), ``ceiling``
+    ``effect``: ``damage`` (``damage`` notation, armour applies), ``ceiling``
     (death unless a hard Str check holds it), ``pit`` (falling, ``depth`` metres), ``poison``
     (damage, then a Str check or death), ``curse``, ``exploding_weapon`` (as the spell).
     ``spikes``: extra damage in a spiked pit.

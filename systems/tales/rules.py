@@ -52,8 +52,8 @@ def err(path: str, ru: str, en: str) -> RulesError:
 
 def after_armour(raw: int, armour: int, *, hit: bool) -> int:
     """Damage through armour: a hit always deals at least 1 («Оружие»; «Доспехи и щиты»); other
-    damage that armour reduces (spells, traps, digest §9.11) keeps the minimum 1 only when there was
-    any to begin with (§9.12: X = 0 deals nothing)."""
+    damage that armour reduces (spells, traps) keeps the minimum 1 only when there was
+    any to begin with (X = 0 deals nothing)."""
     if not hit and raw <= 0:
         return 0
     return max(1, raw - armour)
@@ -121,7 +121,7 @@ def remove_condition(state: dict[str, Any], *keys: str) -> None:
 
 
 def start_form(state: dict[str, Any], form: Form) -> dict[str, Any]:
-    """Transform in place («Чары»). Digest §9.15: current HP moves by the change of max."""
+    """Transform in place («Чары»). Current HP moves by the change of max."""
     if form_of(state) is not None:
         end_form(state)
     old_max = state["max_hp"]
@@ -175,8 +175,8 @@ def dispel(state: dict[str, Any]) -> list[str]:
 
 
 def end_scene(state: dict[str, Any]) -> dict[str, Any]:
-    """Charms end with the scene («Колдовство»); so does a freeze (digest §9.26) and a spell's stat
-    loss (§9.14). Battle bookkeeping resets."""
+    """Charms end with the scene («Колдовство»); so does a freeze (our reading) and a spell's stat
+    loss, never below 0. Battle bookkeeping resets."""
     ended = [c for c in state["conditions"] if CONDITIONS_BY_KEY[c].scene]
     remove_condition(state, *ended)
     state["stat_mods"] = [m for m in state["stat_mods"] if m["until"] != "scene"]
@@ -309,7 +309,7 @@ def pick_weapon(
             improvised=True,
         )
     elif mode == THROWN and weapon.category != "throwing":
-        # Digest §9.23: a thrown dagger or spear uses Throwing.
+        # Our reading: a thrown dagger or spear uses Throwing.
         weapon = Weapon(
             weapon.key,
             weapon.ru,

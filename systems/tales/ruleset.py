@@ -26,7 +26,7 @@ Pending choices (``Outcome.options``/``pick``/``chooser``, ``details["pending"]`
 * ``repeat``: both sides of an opposed check bust (or tie): ``["repeat"]`` rolls it again
   with the same dice counts;
 * ``spirit``: a failed check of a character holding spirit points: ``reroll`` or ``accept``
-  («Ремёсла», digest §9.20).
+  («Ремёсла»).
 """
 
 from __future__ import annotations
@@ -309,7 +309,7 @@ class Tales(MoveDispatch):
     def derived(
         self, state: dict[str, Any], settings: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        """Effective stats, movement, ranges, armour and dodge of a sheet (digest §2.4)."""
+        """Effective stats, movement, ranges, armour and dodge of a sheet."""
         return derived(self.validate_state(state), self.clean_settings(settings))
 
     def new_creature(self, name: str, stats: dict[str, int], **kw: Any) -> dict[str, Any]:
@@ -479,7 +479,8 @@ class Tales(MoveDispatch):
         state["combat"]["action_used"] = True
 
     def _difficulty(self, state: dict[str, Any], base: str, settings: dict[str, Any]) -> str:
-        """Ice underfoot makes every check hard («Чары»); digest §9.9 combines the rest."""
+        """Ice underfoot makes every check hard («Чары»); other difficulties combine as
+        ``checks`` reads them."""
         extra = [HARD] if "on_ice" in state["conditions"] else []
         return combine_difficulty(base, extra, stack=settings["difficulty_stacking"] == "stack")
 
@@ -552,7 +553,7 @@ class Tales(MoveDispatch):
         )
 
     def _choose_spirit(self, call: _Call, choice: str, pending: dict, outcome: Outcome) -> Outcome:
-        """Digest §9.20: one spirit point rerolls all dice of one failed check."""
+        """Our reading: one spirit point rerolls all dice of one failed check."""
         state, parts = call.state, pending["parts"]
         roll = CheckRoll(
             pending["difficulty"], pending["target"], tuple(outcome.faces), outcome.total, False
@@ -587,7 +588,7 @@ class Tales(MoveDispatch):
 
     @staticmethod
     def _gate(state: dict[str, Any], key: str, detail: str = "") -> None:
-        """Some skills allow what is impossible without them («Навыки», digest §3)."""
+        """Some skills allow what is impossible without them («Навыки»)."""
         skill = SKILLS_BY_KEY[key]
         if skill.gated and skill_level(state, key, detail or None) < 1:
             raise _err(
@@ -785,7 +786,7 @@ class Tales(MoveDispatch):
         flags: dict[str, Any] = {}
         ok = roll.success
         if key == "medicine":
-            # «Ремёсла» and digest §9.19: one attempt per wounding, success or not.
+            # «Ремёсла», as we read it: one attempt per wounding, success or not.
             patient = state if p["target"] is None else copy.deepcopy(p["target"])
             patient["care"]["medicine_used"] = True
             details["healed"] = heal(patient, level) if ok else 0
@@ -795,7 +796,8 @@ class Tales(MoveDispatch):
             state["potions"].append({"kind": "healing", "value": level, "stat": "any"})
             details["potion"] = state["potions"][-1]
         elif key == "alchemy" and ok:
-            # Digest §9.21: the potion gives +1 per Alchemy level to its stat's next check.
+            # Our reading of «Ремёсла»: the potion gives +1 per Alchemy level to its stat's next
+            # check.
             state["potions"].append({"kind": "alchemy", "value": level, "stat": p["stat"]})
             details["potion"] = state["potions"][-1]
         elif key == "performance" and ok:
@@ -867,7 +869,7 @@ class Tales(MoveDispatch):
 
     def _do_tactics(self, call: _Call) -> Outcome:
         """Тактика («Навыки выживания»): a success gives the initiative to the characters' side; one
-        try per battle (digest §4.1)."""
+        try per battle (our reading)."""
         b = call.state
         if b["tactics_tried"]:
             raise _err("tactics_tried", "Тактика уже применялась.", "Tactics was already tried.")
@@ -887,7 +889,7 @@ class Tales(MoveDispatch):
 
     def _do_initiative(self, call: _Call) -> Outcome:
         """Инициатива («Инициатива»): each side rolls d10 once per battle; the higher acts first,
-        then the sides alternate; a tie is rolled again (digest §4.1)."""
+        then the sides alternate; a tie is rolled again (our reading)."""
         b = call.state
         if b["phase"] == "rounds":
             raise _err("phase", "Инициатива уже определена.", "Initiative is already settled.")
@@ -1255,7 +1257,7 @@ class Tales(MoveDispatch):
         st, p = call.state, call.params
         stat = p["stat"]
         a = stat_value(st, stat) + next_check_bonus(st, stat) + p["bonus"]
-        # Digest §9.6: the defender uses the stat the attacker declared.
+        # Our reading: the defender uses the stat the attacker declared.
         return a, self._opponent_value(call, p["target"], stat)
 
     def _do_push(self, call: _Call) -> Outcome:
@@ -1285,7 +1287,7 @@ class Tales(MoveDispatch):
 
     def _offer_counter(self, call: _Call, out: Outcome) -> Outcome:
         """After a push or grapple the defender may still counter-attack, at the cost of its
-        next activation, but not dodge: the opposed check was its defence (digest §9.7)."""
+        next activation, but not dodge: the opposed check was its defence (our reading)."""
         target = out.details.get("target")
         out.flags["hit"] = False
         if target is None or target["combat"]["reaction_used"] or helpless(target):
@@ -1338,7 +1340,7 @@ class Tales(MoveDispatch):
         return self._opposed_odds(call, *self._str_values(call, call.params["target"], "target"))
 
     def _do_grapple_action(self, call: _Call) -> Outcome:
-        """In a grapple («Атака»): release, automatic hand-to-hand damage (digest §4.4: d3 +
+        """In a grapple («Атака»): release, automatic hand-to-hand damage (d3 +
         military Brawling, armour applies, at least 1), or move one unit together."""
         st, p = call.state, call.params
         self._can_act(st)
@@ -1751,7 +1753,7 @@ class Tales(MoveDispatch):
         return check_odds(sum(parts.values()), self._cast_difficulty(call))
 
     def _do_end_form(self, call: _Call) -> Outcome:
-        """Back to human shape («Чары»; digest §9.15)."""
+        """Back to human shape («Чары»)."""
         st = call.state
         if st["form"]["key"] == "none":
             raise _err("form", "Персонаж в своём облике.", "Already in own shape.")
@@ -1806,7 +1808,7 @@ class Tales(MoveDispatch):
 
     def _do_drink_potion(self, call: _Call) -> Outcome:
         """A healing potion restores its HP («Ремёсла»); an alchemical one adds to its stat's next
-        check («Ремёсла», digest §9.21)."""
+        check («Ремёсла»)."""
         st, i = call.state, call.params["index"]
         self._alive(st)
         if i >= len(st["potions"]):
@@ -1827,8 +1829,8 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, details=details)
 
     def _do_gain_spirit(self, call: _Call) -> Outcome:
-        """Spirit points from a performance («Ремёсла»); they do not stack across performances
-        (digest §9.20), so the larger number stays."""
+        """Spirit points from a performance («Ремёсла»); they do not stack across performances (our
+        reading), so the larger number stays."""
         care = call.state["care"]
         care["spirit_points"] = max(care["spirit_points"], call.params["points"])
         return self._outcome(call, state=call.state)
@@ -1860,8 +1862,8 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, flags={"died": st["status"] == DEAD})
 
     def _do_fall(self, call: _Call) -> Outcome:
-        """Falls deal 1d6 per 2 m beyond the first 2 m («Структуры игры», digest §7), minus 1d6 per
-        level of Acrobatics («Спортивные навыки»); armour does not help (§9.11)."""
+        """Falls deal 1d6 per 2 m beyond the first 2 m («Структуры игры»), minus 1d6 per
+        level of Acrobatics («Спортивные навыки»); armour does not help."""
         st = call.state
         info = self._fall(call, st, call.params["metres"])
         return self._outcome(
@@ -1882,7 +1884,7 @@ class Tales(MoveDispatch):
 
     def _do_hunger_day(self, call: _Call) -> Outcome:
         """Each day without food after the first costs Str and so max HP; with food Str comes
-        back 1 a day («Структуры игры»). The amount is a setting (digest §7: 1)."""
+        back 1 a day («Структуры игры»). The amount is a setting (default 1)."""
         st, care = call.state, call.state["care"]
         self._alive(st)
         if call.params["ate"]:
@@ -1972,7 +1974,7 @@ class Tales(MoveDispatch):
 
     def _do_spend_money(self, call: _Call) -> Outcome:
         """1 XP per coin spent on things useless for adventuring («Развитие персонажа»); gear gives
-        none («Развитие персонажа»). Which coin counts is a setting (digest §6: gold)."""
+        none («Развитие персонажа»). Which coin counts is a setting (default gold)."""
         st, p = call.state, call.params
         if p["silver"] > st["silver"] or p["gold"] > st["gold"]:
             raise _err("gold", "Не хватает денег.", "Not enough money.")
@@ -1988,7 +1990,7 @@ class Tales(MoveDispatch):
         return self._outcome(call, state=st, details={"xp_gained": xp})
 
     def _do_keep_trinket(self, call: _Call) -> Outcome:
-        """A kept trinket gives XP (its value, digest §6) and can never be sold («Развитие
+        """A kept trinket gives XP (its value) and can never be sold («Развитие
         персонажа»)."""
         st = call.state
         st["xp"] += call.params["value"]
@@ -2110,7 +2112,7 @@ class Tales(MoveDispatch):
         )
 
     def _do_treasure(self, call: _Call) -> Outcome:
-        """Сокровище («Подземелье»): each line rolls its own d10 (digest §8)."""
+        """Сокровище («Подземелье»): each line rolls its own d10 (our reading)."""
         size = call.params["size"]
         lines = roll_tables(
             [f"treasure_{size}_{line}" for line in TREASURE_LINES], self._need_dice(call)

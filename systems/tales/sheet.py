@@ -490,8 +490,8 @@ def stat_mods(state: dict[str, Any], stat: str, *, until: tuple[str, ...]) -> in
 
 
 def stat_value(state: dict[str, Any], stat: str) -> int:
-    """Effective stat: the armour cap on Dex first, then lasting and scene modifiers
-    (digest §9.10), never below 0 (§9.14). One-shot "next check" bonuses are not in it."""
+    """Effective stat: the armour cap on Dex first, then lasting and scene modifiers (our reading),
+    never below 0. One-shot "next check" bonuses are not in it."""
     value = raw_stat(state, stat)
     cap = dex_cap(state) if stat == "dex" else None
     if cap is not None:
@@ -520,7 +520,7 @@ def consume_next_check(state: dict[str, Any], stat: str) -> None:
 
 def armour_value(state: dict[str, Any]) -> int:
     """Damage reduction: the best of worn armour, a hide, a form and a skin charm; they do
-    not add up (digest §9.10)."""
+    not add up (our reading)."""
     values = [ARMOURS_BY_KEY[state["armour"]].reduction, state["natural"]["armour"]]
     form = form_of(state)
     if form is not None:
@@ -570,7 +570,7 @@ def dodge_value(state: dict[str, Any], *, stack: bool = True) -> int:
 
 
 def derived(state: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The values the sheet shows but never stores (digest §2 step 4)."""
+    """The values the sheet shows but never stores."""
     stack = True if settings is None else settings["dodge_bonuses_stack"]
     return {
         "stats": {k: stat_value(state, k) for k in STAT_KEYS},

@@ -1,5 +1,5 @@
 """New-character wizard for Сказания волшебного мира as pure step functions (
-«Создание персонажей»; «Социальное положение»; «Начальные навыки», digest §2).
+«Создание персонажей»; «Социальное положение»; «Начальные навыки»).
 
 The wizard's state is one JSON dict, so a half-made character can be stored and resumed::
 
@@ -24,14 +24,14 @@ stats still
 and decides
    whether the character may take spells («Социальное положение»).
 3. ``choose_origin_details`` only for Artist (which art), Artisan (two crafts, or one craft
-   twice for level 2, digest §9.3) and Guild worker (which craft) («Социальное положение»;
+   twice for level 2) and Guild worker (which craft) («Социальное положение»;
    «Ремёсла»).
 4. ``choose_picks`` («Начальные навыки»): two more skills; Wanderer and Sorcerer's apprentice may
 spend
    either pick on a spell whose min Mind they meet («Колдовство»). A skill already held rises a
    level («Навыки»); Literacy has no levels («Социальные навыки»).
 5. ``choose_equipment``: not in the rulebook; a kit from the campaign's allowed lists, each weapon
-   checked against its min Str («Оружие», digest §2.5).
+   checked against its min Str («Оружие»).
 6. ``finish``: name and languages; the derived values (max HP = Str, «Ранения и лечение») go on the
 sheet.
 
@@ -368,7 +368,7 @@ def choose_origin_details(
     settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Name the crafts (Artisan: two, equal names mean level 2; Guild worker: one) or the art
-    (Artist) the origin gives («Социальное положение»; «Ремёсла», digest §9.3)."""
+    (Artist) the origin gives («Социальное положение»; «Ремёсла»)."""
     w = load(w, settings)
     _expect(w, "origin_details")
     details = validate(
@@ -397,7 +397,7 @@ def _add_skill(skills: list[dict[str, Any]], key: str, detail: str = "") -> None
 
 def origin_skills(w: dict[str, Any], settings: dict[str, Any] | None = None) -> list[dict]:
     """The two skills the origin gives, with crafts and art filled in; the origin's brawling,
-    melee and fencing are combat skills unless the campaign says military (digest §9.2)."""
+    melee and fencing are combat skills unless the campaign says military (our reading)."""
     cfg = _settings(settings)
     origin = origin_of(w)
     details = w["origin_details"] or {"crafts": [], "art": ""}
@@ -487,7 +487,7 @@ def choose_picks(
     «Колдовство»).
 
     Each pick is ``{"kind": "skill" | "spell", "key": ..., "detail": ""}``; a weapon skill
-    names its version (``combat_melee`` or ``military_melee``, digest §9.2).
+    names its version (``combat_melee`` or ``military_melee``).
     """
     w = load(w, settings)
     _expect(w, "picks")

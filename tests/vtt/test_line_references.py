@@ -2,13 +2,15 @@
 the raw JSON of every ruleset's ``describe()``, the prep library the API hands out for every demo
 campaign, every template and every catalogue entry. Rules carry their rulebook citation in a
 ``source`` field for readers of the code; these tests fail if one leaks. The rendered pages and
-event texts of the demo campaigns are scanned by tests/vtt/test_player_text.py. The Crows rules
-cite the rulebook by chapter and heading in their code too, so their sources are scanned whole."""
+event texts of the demo campaigns are scanned by tests/vtt/test_player_text.py. The code cites the
+rulebook by chapter and heading too, never by line or by a digest's section, so vtt/, systems/,
+templates/ and static/js are scanned whole."""
 
 from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -73,14 +75,54 @@ def test_catalogues_and_templates_have_no_line_references():
     assert not found, found
 
 
-def test_crows_code_cites_the_rulebook_by_heading_not_by_line():
-    """Comments, docstrings and ``source`` fields of systems/crows name the rulebook's chapter and
-    heading («Проверки › Экспертизы»); a line number of the seed file outside the repository
-    tells a reader nothing once the file changes."""
+# Where the code is read: every source of the app, the rules, the templates and the scripts.
+CODE_DIRS = {"vtt": ("*.py", "*.html", "*.js"), "systems": ("*.py",), "templates": ("*.html",)}
+CODE_DIRS["static/js"] = ("*.js",)
+# A line of the rulebook's text (``L118``) and the rules digests' sections and ambiguity numbers
+# («digest §2.7», «part A ambiguity 16», «(A9)»): documents outside the repository.
+CITATION = re.compile(r"\bL\d{2,4}\b")
+DIGEST_REF = re.compile(
+    r"digest(?:'s)?\s*§|§\s*\d|\bpart[- ]?[AB]\b[^\n]{0,12}ambiguit|\bdigest\s+ambiguit"
+    r"|\bambiguity\s+\d|\(A\d{1,2}\b"
+)
+
+
+def _code_files() -> list[Path]:
+    return sorted(
+        path
+        for folder, patterns in CODE_DIRS.items()
+        for pattern in patterns
+        for path in (ROOT / folder).rglob(pattern)
+        if ".venv" not in path.parts
+    )
+
+
+def _outside_citations(text: str) -> list[str]:
+    return [m.group() for pattern in (CITATION, DIGEST_REF) for m in pattern.finditer(text)]
+
+
+def test_the_citation_patterns_catch_what_they_must():
+    assert _outside_citations("(L118-L128)") == ["L118", "L128"]
+    for cited in ("digest §2.7", "the digest's §3", "part A ambiguity 16", "ambiguity 4", "(A9)"):
+        assert _outside_citations(cited), cited
+    for plain in ("«Бой › Реакции»", "LIGHT_LEVELS", "L1 cache", "a 2d10 roll", "A4 paper"):
+        assert not _outside_citations(plain), plain
+
+
+def test_code_cites_the_rulebook_by_heading_not_by_line_or_digest():
+    """Comments, docstrings and ``source`` fields name the rulebook's chapter and heading
+    («Проверки › Экспертизы»): a line number of the rulebook file or a section of a digest outside
+    the repository tells a reader nothing once that file changes."""
     found = []
-    files = sorted((ROOT / "systems" / "crows").rglob("*.py"))
+    files = _code_files()
     for path in files:
-        text = path.read_text(encoding="utf-8")
-        found += [f"{path.relative_to(ROOT)}: {r}" for r in _refs(text)]
-    assert len(files) > 20  # the scan read the package
-    assert not found, found[:10]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{path.relative_to(ROOT)}:{number}: {c!r}" for c in _outside_citations(line)]
+    assert len(files) > 100  # the scan read the code
+    assert {"vtt", "systems", "templates", "static"} <= {
+        p.relative_to(ROOT).parts[0] for p in files
+    }
+    assert not found, (
+        "cite the rulebook as «Глава › Раздел» and state the reading chosen, not a line of its "
+        "text or a digest's section:\n" + "\n".join(found[:20])
+    )

@@ -27,7 +27,7 @@ class Campaign(models.Model):
     name = models.CharField(_("name"), max_length=120)
     ruleset = models.CharField(_("ruleset"), max_length=32, choices=ruleset_choices)
     description = models.TextField(_("description"), blank=True, max_length=4000)
-    # Rule options of the campaign's ruleset (the digests' ambiguities), validated by it.
+    # Rule options of the ruleset (where the rulebook allows two readings), validated by it.
     rules = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -284,8 +284,9 @@ def character_import(*, campaign: Campaign, actor: User, role: str, data: Any) -
 
 # --- moves at the table ------------------------------------------------------------------
 
-# A reaction or choice that belongs to the move's target (a counterattack, L839) is answered
-# by the target's player, or the referee; ``PendingMove.chooser`` is then "target".
+# A reaction or choice that belongs to the move's target (a counterattack,
+# «Бой › Контратака») is answered by the target's player, or the referee;
+# ``PendingMove.chooser`` is then "target".
 TARGET_CHOOSER = "target"
 # Outcome hooks: (ruleset, move) → callables run after a move or choice is applied, in the same
 # transaction (e.g. the travel day keeps the campaign's travel state in step with role checks).

@@ -57,7 +57,7 @@ class Terrain(models.TextChoices):
 
 
 class Light(models.TextChoices):
-    """Light levels (Crows L576-L590), for a map's ambient light and painted squares."""
+    """Light levels (Crows «Свет»), for a map's ambient light and painted squares."""
 
     BRIGHT = "bright", _("Bright light")
     DIM = "dim", _("Dim light")

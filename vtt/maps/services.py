@@ -967,13 +967,15 @@ def party_set(
     return m
 
 
-# --- battle squares: cover, height, light, concealment (Crows L576-L660, L831) ----------------
+# --- battle squares: cover, height, light, concealment -------------------------------------
+# (Crows «Свет»; «Линия эффекта»; «Бой › Возвышенность»)
 
 FEATURE_CHOICES: dict[str, tuple[str, ...]] = {
     "cover": ("wall", "low"),
     "light": tuple(Light.values),
     "concealment": ("light", "heavy"),
-    # the ground a Move crosses: difficult terrain and water (swimming) cost +1 (L855-L859)
+    # the ground a Move crosses: difficult terrain and water (swimming) cost +1
+    # («Бой › Передвижение»)
     "ground": ("difficult", "water"),
 }
 MAX_HEIGHT = 100

@@ -370,7 +370,7 @@ def rearm(now=None) -> int:
 
 @transaction.atomic
 def clock_rest(*, campaign: Campaign, actor: User, dice: Dice | None = None) -> DungeonClock:
-    """Starting a rest ends the current turn without an encounter check (Crows L530)."""
+    """Starting a rest ends the current turn without an encounter check (Crows «Отдых»)."""
     clock = _lock(campaign)
     if clock.state != ClockState.RUNNING:
         raise Conflict(_("The clock is not running."), code="clock_not_running")
@@ -385,7 +385,7 @@ def clock_rest(*, campaign: Campaign, actor: User, dice: Dice | None = None) -> 
 def clock_conspicuous(
     *, campaign: Campaign, actor: User, reason: str = "", dice: Dice | None = None
 ) -> DungeonClock:
-    """A conspicuous action makes an extra encounter check (Crows L518-L524)."""
+    """A conspicuous action makes an extra encounter check (Crows «Встречи в подземелье»)."""
     clock = _lock(campaign)
     web = web_for(campaign.ruleset)
     if clock.state != ClockState.RUNNING or not web.has_dungeon_turns():

@@ -4,7 +4,7 @@ A block is ``{"key", "name": {ru, en}, "state": {...}, "note": {ru, en}, "source
 is laid over the ruleset's default NPC (``default_npc`` or ``default_state``) and validated by
 the ruleset (``validate_npc`` where there is one, else ``validate_state``), exactly as
 ``vtt.characters.services.character_create`` does when the referee drops a block into the
-campaign. Where the digest has numbers the block cites the rulebook; the rest are examples the
+campaign. Where the rulebook has numbers the block cites it; the rest are examples the
 referee is expected to adjust (their note says so).
 """
 

@@ -54,7 +54,7 @@ class MapTravelStep(APIView):
         },
     )
     def post(self, request: Request, pk: int, map_id: int, step: str) -> Response:
-        """One step of the travel day on a flat-topped hex map (Crows, digest §2.7):
+        """One step of the travel day on a flat-topped hex map (Crows, «Путешествие по суше»):
         `begin` {goal?: [col, row]}, `day` {pace, slowest_speed?, road, river, in_miasma},
         `roles` {roles: [{character_id, task, allies?, quarry?}], helping?}, `role`
         {character_id, task, characteristic?} (a player for their own character),
@@ -88,7 +88,7 @@ class MapCombatStep(APIView):
         },
     )
     def post(self, request: Request, pk: int, map_id: int, step: str) -> Response:
-        """One step of a Crows combat on a square map (seed L701-L773): `start` {tokens?,
+        """One step of a Crows combat on a square map (Crows, «Бой»): `start` {tokens?,
         surprised?, sides?: {token_id: pcs|enemies}}, `round` {roller_id?} (1d10: 6+ the PCs
         act first), `roller` {roller_id} (the player who rolls), `initiative` (that player
         rolls between rounds), `turn` {combatant, force?}, `spend` {combatant?, cost:

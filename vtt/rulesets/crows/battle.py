@@ -1,4 +1,4 @@
-"""Crows combat rounds on the battle map (seed L701-L773, L835; digest §2 "combat").
+"""Crows combat rounds on the battle map (rulebook «Бой»; «Бой › Реакции»).
 
 The rules are ``systems.crows.combat`` behind the ruleset's campaign moves (``combat_start``,
 ``combat_round``, ``combat_turn``, ``combat_spend``, ``combat_end_turn``, ``combat_end``); this
@@ -12,7 +12,8 @@ token, a hidden NPC, a token under fog). A turn of such a creature reaches playe
 The combat lives where the rules keep it, on the campaign state of the dungeon clock row
 (``DungeonClock.ruleset_state["combat"]``), next to the travel day.
 
-Who does what (seed L707: the players order their side's turns, the referee the enemies'):
+Who does what («Бой › Кто ходит первым?»: the players order their side's turns, the referee
+the enemies'):
 the referee everything; a player starts, spends and ends the turns of their own characters'
 tokens and spends their reactions; observers only watch.
 """
@@ -76,7 +77,7 @@ PLAYER_STEPS = {
     "release",
     "join",
 }
-TAUNT_RANGE = 10  # squares (L761)
+TAUNT_RANGE = 10  # squares («Бой › Действие «Насмешка»»)
 COST_KEYS = {c.key for c in COSTS}
 COST_NAMES = {c.key: {"ru": c.ru.lower(), "en": c.en.lower()} for c in COSTS}
 SIDE_NAMES = {
@@ -394,7 +395,8 @@ def _end(m, membership, camp, params, dice):
 
 
 def _roller(m, membership, camp, params, dice):
-    """The referee names the player who rolls the side initiative (L707); empty clears it."""
+    """The referee names the player who rolls the side initiative («Бой › Кто ходит первым?»); empty
+    clears it."""
     combat = camp.get("combat")
     if combat is None:
         raise Conflict(gettext("No combat is under way."), code="no_combat")
@@ -424,7 +426,7 @@ def _roller(m, membership, camp, params, dice):
 
 def _initiative(m, membership, camp, params, dice):
     """The named player rolls the side initiative from their own browser; the server rolls.
-    Only between rounds: a round still under way keeps its order (L707)."""
+    Only between rounds: a round still under way keeps its order («Бой › Кто ходит первым?»)."""
     combat = camp.get("combat")
     if combat is None:
         raise Conflict(gettext("No combat is under way."), code="no_combat")
@@ -462,15 +464,16 @@ def _target(m: Map, combat: dict[str, Any], raw: Any, membership, field: str = "
 
 
 def squares_between(a: Token, b: Token) -> int:
-    """Squares between two spaces (a diagonal counts as one, L670): 1 when adjacent."""
+    """Squares between two spaces (a diagonal counts as one, «Бой › Сетка и дистанции»): 1 when
+    adjacent."""
     gap_x = max(0, b.col - (a.col + a.cells), a.col - (b.col + b.cells))
     gap_y = max(0, b.row - (a.row + a.cells), a.row - (b.row + b.cells))
     return max(gap_x, gap_y) + 1
 
 
 def _taunt(m, membership, camp, params, dice):
-    """Насмешка (L761): an action; the target, within 10 squares, has disadvantage on attacks
-    that do not include the taunter until the taunter's next turn."""
+    """Насмешка («Бой › Действие «Насмешка»»): an action; the target, within 10 squares, has
+    disadvantage on attacks that do not include the taunter until the taunter's next turn."""
     cid = _subject(m, camp, params, membership)
     target = _target(m, camp["combat"], params.get("target"), membership)
     if f"t{target.pk}" == cid:
@@ -497,8 +500,9 @@ def _taunt(m, membership, camp, params, dice):
 
 
 def _ready(m, membership, camp, params, dice):
-    """Подготовить действие (L765): spend the action now, name the trigger; the readied action
-    is performed later with the reaction, and lapses at the creature's next turn."""
+    """Подготовить действие («Бой › Подготовить действие»): spend the action now, name the
+    trigger; the readied action is performed later with the reaction, and lapses at the creature's
+    next turn."""
     cid = _subject(m, camp, params, membership)
     kind = params.get("kind") or "action"
     if kind not in ("action", "maneuver"):
@@ -522,7 +526,8 @@ def _ready(m, membership, camp, params, dice):
 
 
 def _trigger(m, membership, camp, params, dice):
-    """The trigger happened: the readied action is performed with the reaction (L765)."""
+    """The trigger happened: the readied action is performed with the reaction
+    («Бой › Подготовить действие»)."""
     cid = _subject(m, camp, params, membership)
     me = cb.combatant(camp["combat"], cid)
     if me["readied"] is None:
@@ -533,8 +538,9 @@ def _trigger(m, membership, camp, params, dice):
 
 
 def _extra_action(m, membership, camp, params, dice):
-    """Дополнительное действие (L815): the referee grants it (a crit made outside the map);
-    on the creature's own turn it is usable any time this turn, otherwise at once."""
+    """Дополнительное действие («Бой › Криты на атаках»): the referee grants it (a
+    crit made outside the map); on the creature's own turn it is usable any time this turn,
+    otherwise at once."""
     cid = _subject(m, camp, params, membership)
     turn = camp["combat"].get("turn")
     on_own_turn = bool(turn and turn["combatant"] == cid)
@@ -545,8 +551,8 @@ def _extra_action(m, membership, camp, params, dice):
 
 
 def _release(m, membership, camp, params, dice):
-    """Let go of the creature held in a grab (L735): it is free (its Grabbed condition is the
-    referee's to clear on its sheet, as any condition)."""
+    """Let go of the creature held in a grab («Бой › Общие манёвры»): it is free (its Grabbed
+    condition is the referee's to clear on its sheet, as any condition)."""
     cid = _subject(m, camp, params, membership)
     if not cb.combatant(camp["combat"], cid)["grabbing"]:
         raise Conflict(gettext("Nobody is held in a grab."), code="not_grabbing")
@@ -555,7 +561,7 @@ def _release(m, membership, camp, params, dice):
 
 
 def _join(m, membership, camp, params, dice):
-    """A creature joins a fight under way (L666): the referee any token, a player their own
+    """A creature joins a fight under way («Бой»): the referee any token, a player their own
     character's. It acts from the next turn its side may take."""
     combat = camp.get("combat")
     if combat is None:
@@ -670,7 +676,8 @@ def _lock_clock(campaign_id: int) -> DungeonClock:
 
 def _need_action(combat: dict[str, Any], cid: str) -> None:
     """Refuse (409) an action when it is not the creature's turn (unless a crit left it an
-    extra action to use at once, L815) or its turn has no action left (L711)."""
+    extra action to use at once, «Бой › Криты на атаках») or its turn has no action
+    left («Бой › Ход»)."""
     me = cb.combatant(combat, cid)
     turn = combat.get("turn")
     if turn is None or turn["combatant"] != cid:
@@ -688,7 +695,7 @@ def _need_action(combat: dict[str, Any], cid: str) -> None:
 
 
 def _need_reaction(combat: dict[str, Any], cid: str) -> None:
-    """Refuse (409) a reaction already spent this round (L835)."""
+    """Refuse (409) a reaction already spent this round («Бой › Реакции»)."""
     me = cb.combatant(combat, cid)
     if me["reaction_used"]:
         raise Conflict(
@@ -721,7 +728,7 @@ def check_action(campaign_id: int, token: Token) -> dict[str, Any] | None:
 
 
 def check_reaction(combat: dict[str, Any], cid: str) -> None:
-    """Refuse (409) a reaction the creature has already spent this round (L835)."""
+    """Refuse (409) a reaction the creature has already spent this round («Бой › Реакции»)."""
     _need_reaction(combat, cid)
 
 
@@ -790,7 +797,8 @@ def _publish_both(
         if player_step.get("target") and player_step["target"] not in shown:
             player_step["target"] = ""
         if "readied" in player_step:
-            # what a creature readies, and on what trigger, is its side's secret (L765)
+            # what a creature readies, and on what trigger, is its side's secret
+            # («Бой › Подготовить действие»)
             player_step["readied"] = {"hidden": True}
     publish(
         campaign=m.campaign,
@@ -802,13 +810,14 @@ def _publish_both(
     return full, players, player_step
 
 
-# --- a token's move in combat: the Move maneuver's squares (L719, L851-L861) -----------------
+# --- a token's move in combat: the Move maneuver's squares ----------------------------------
+# («Бой › Общие манёвры»; «Бой › Передвижение»)
 
 
 def _path_cells(start: tuple[int, int], target: tuple[int, int], raw: Any) -> list[tuple[int, int]]:
     """The squares entered, in order: the path the browser sent (each square next to the one
     before, ending on the target), or the straightest path of single steps (a diagonal counts
-    as one, L670)."""
+    as one, «Бой › Сетка и дистанции»)."""
     if raw in (None, "", []):
         cells, (x, y) = [], start
         while (x, y) != target:
@@ -843,7 +852,8 @@ def _path_steps(
     m: Map, combat: dict[str, Any], cid: str, token: Token, cells: list, *, referee: bool
 ) -> list[dict[str, Any]]:
     """Each square entered as the rules read it (``systems.crows.movement``): difficult ground
-    and water from the painted squares, an enemy's space as difficult terrain (L678)."""
+    and water from the painted squares, an enemy's space as difficult terrain
+    («Бой › Размер и пространство»)."""
     features = m.features or {}
     tokens = _tokens(m)
     fog = Fog.for_map(m)
@@ -873,7 +883,8 @@ def _path_steps(
 
 def _walk_plan(cid: str, cost: int, speed: int):
     """Walk ``cost`` squares: what is left of the current Move first, then a new Move maneuver
-    (up to the creature's speed) while the turn has maneuvers (L711, L719)."""
+    (up to the creature's speed) while the turn has maneuvers («Бой › Ход»;
+    «Бой › Общие манёвры»)."""
 
     def change(combat: dict[str, Any]) -> dict[str, Any]:
         new, remaining = combat, cost
@@ -908,9 +919,10 @@ def walk_token(
 ) -> dict[str, Any] | None:
     """A token dragged during combat walks its Move (the caller holds the map's lock and has
     not saved the token yet): the squares entered, difficult ground, water and enemies' spaces
-    costing one more (L855-L861, L678), are spent from the current Move and then from new Move
-    maneuvers. A player's token moves only on its own turn and no further than the turn
-    allows (409); the referee may place any token anywhere (then nothing is spent)."""
+    costing one more («Бой › Передвижение»; «Бой › Размер и пространство»), are
+    spent from the current Move and then from new Move maneuvers. A player's token moves only on its
+    own turn and no further than the turn allows (409); the referee may place any token anywhere
+    (then nothing is spent)."""
     combat, cid = combatant_of(m.campaign_id, token)
     if combat is None or start == target:
         return None

@@ -1,7 +1,7 @@
-"""Attacks on the battle map (Crows, seed L576-L660, L777-L831): the client names the attacker's
-token, the target's token and the weapon; the server reads cover, light, concealment, height
-and the other tokens from the map (``systems.crows.battlemap``), passes them to the ``attack``
-move as its situation, and publishes the move with the map's sources beside it.
+"""Attacks on the battle map (Crows, rulebook «Свет»; «Линия эффекта»; «Бой › Как атаковать»): the
+client names the attacker's token, the target's token and the weapon; the server reads cover, light,
+concealment, height and the other tokens from the map (``systems.crows.battlemap``), passes them to
+the ``attack`` move as its situation, and publishes the move with the map's sources beside it.
 
 The move itself goes through ``vtt.characters.services.move_make`` (one path: the sheet's new
 state, the target's damage, a counterattack offered to the target's player, the ``move`` and
@@ -35,7 +35,8 @@ from vtt.maps.services import _lock, can_move
 from vtt.rulesets.crows import battle
 
 PARTY = "party"
-# a plain token's size from its space, for a grab's size check (L690-L699)
+# a plain token's size from its space, for a grab's size check
+# («Бой › Размеры существ»)
 SIZE_BY_CELLS = {1: "medium", 2: "large", 3: "huge", 4: "colossal"}
 ENEMIES = "enemies"
 
@@ -63,7 +64,7 @@ def _body(token: Token) -> bm.Body:
 
 
 def board_for(m: Map, tokens: list[Token]) -> bm.Board:
-    """The map's squares as the rules read them, with every carried light (L578) on it."""
+    """The map's squares as the rules read them, with every carried light («Свет») on it."""
     walls, low, heights, light, concealment = set(), set(), {}, {}, {}
     for key, feature in (m.features or {}).items():
         cell = parse_key(key)
@@ -213,9 +214,9 @@ def map_attack(
             _("Link the token to a character sheet first: the sheet makes the attack."),
             code="no_sheet",
         )
-    # in a combat under way the attack is the attacker's action (L711): refused (409) when it
+    # in a combat under way the attack is the attacker's action («Бой › Ход»): refused (409) when it
     # is not its turn or the action is spent; a target whose reaction is spent has no
-    # counterattack to offer (L835)
+    # counterattack to offer («Бой › Реакции»)
     turn_info = battle.check_action(m.campaign_id, attacker)
     kind = _attack_kind(attacker.character.state, weapon_id, attack)
     side = _side(attacker.character)
@@ -276,7 +277,8 @@ def map_attack(
 
 
 def _spend_attack(m: Map, actor: User, cid: str, target_cid: str, outcome: Outcome) -> None:
-    """The attack's action in the combat, and a crit's extra action with it (L815)."""
+    """The attack's action in the combat, and a crit's extra action with it
+    («Бой › Криты на атаках»)."""
     extra = bool(outcome.flags.get("extra_action"))
 
     def change(combat: dict[str, Any]) -> dict[str, Any]:
@@ -306,9 +308,9 @@ def map_grab(
     target_token: Any,
     dice: Dice | None = None,
 ) -> tuple[Outcome, PendingMove | None, dict[str, Any]]:
-    """Захват (L735-L741) from the map: a maneuver of the grabber's turn in a combat under way
-    (409 when it is not its turn or no maneuver is left), the ``grab`` move rolled from its
-    sheet at the target's sheet with the distance from the map; a 17+ keeps the hold in the
+    """Захват («Бой › Общие манёвры») from the map: a maneuver of the grabber's turn in a
+    combat under way (409 when it is not its turn or no maneuver is left), the ``grab`` move rolled
+    from its sheet at the target's sheet with the distance from the map; a 17+ keeps the hold in the
     combat (one grab at a time), a 1st tier opens the target's counterattack."""
     m = _lock(map)
     if m.campaign.ruleset != "crows" or m.kind != GridKind.SQUARE:
@@ -387,8 +389,9 @@ def map_grab(
 def _after_counterattack(
     *, character: Character, outcome: Outcome, actor: User, resolved: PendingMove | None
 ) -> None:
-    """An answered counterattack (L839) spends the counterattacker's reaction for the round in
-    a combat under way; one already spent refuses the answer (409, nothing changes)."""
+    """An answered counterattack («Бой › Контратака») spends the counterattacker's
+    reaction for the round in a combat under way; one already spent refuses the answer (409, nothing
+    changes)."""
     if resolved is None or not outcome.flags.get("counterattack"):
         return
     target = resolved.target

@@ -15,7 +15,7 @@ from vtt.rulesets.crows import battle, travel
 
 def crows_config(membership: Membership, m: Map | None) -> dict[str, Any]:
     """What static/js/crows_panel.js needs: the rules' terms (Russian and English names from
-    the seed) and the travel day and combat as this member may see them, with the log head
+    the rulebook) and the travel day and combat as this member may see them, with the log head
     they were read at (later ``travel``/``combat`` events replace them)."""
     referee = membership.role == Role.REFEREE
     campaign = membership.campaign

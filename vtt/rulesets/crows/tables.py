@@ -1,4 +1,4 @@
-"""Ready-made tables for Crows: Fortune or Death, from the digests (seed 001).
+"""Ready-made tables for Crows: Fortune or Death, from the rulebook.
 
 Same generic shape as ``systems/tales/tables.py`` (``name``/``text`` in ru and en), plus
 ``modifier_label`` for tables rolled "d10 + cruelty" or "d100 + rank": a roll adds the
@@ -9,7 +9,7 @@ and the ready-made table cannot disagree.
 
 Not shipped: the campfire table («Свет › Яркость костра») looks light up by fire size, nothing is
 rolled on it (``systems/crows/terms.py`` CAMPFIRE); encounter tables proper are in the Referee's
-book, not in the seed («Встречи в подземелье»), so only the encounter checks are here.
+book, not in the rulebook («Встречи в подземелье»), so only the encounter checks are here.
 """
 
 from __future__ import annotations

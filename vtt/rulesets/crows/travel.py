@@ -1,14 +1,14 @@
-"""The Crows travel day driven from the hex map (seed L949-L1208; digest §2.7 "travel watch").
+"""The Crows travel day driven from the hex map (rulebook «Путешествие по суше»).
 
 The travel state lives where the rules keep it, in the campaign state of the dungeon clock
 (``DungeonClock.ruleset_state["travel"]``), so arriving somewhere switches to dungeon turns with
-the day's threshold (L1204). Every step runs the ruleset's campaign move and publishes a
-``travel`` event twice, like map events: the referee's copy (``blind``, ``audience: "referee"``)
-with the whole state and what is secret, and the players' copy (``players``,
-``audience: "players"``) built from ``systems.crows.travel.public_view``: no encounter rolls, no
-drift rolls, no true hex while the party is lost (players see the position as unknown, L1144).
-The party's marker on the map follows: the true hex is the referee's, and players are shown
-the hex only while the party knows where it is.
+the day's threshold («Путешествие по суше › Точки интереса»). Every step runs the ruleset's
+campaign move and publishes a ``travel`` event twice, like map events: the referee's copy
+(``blind``, ``audience: "referee"``) with the whole state and what is secret, and the players' copy
+(``players``, ``audience: "players"``) built from ``systems.crows.travel.public_view``: no
+encounter rolls, no drift rolls, no true hex while the party is lost (players see the position as
+unknown, «Путешествие по суше › Заблудились»). The party's marker on the map follows: the true hex
+is the referee's, and players are shown the hex only while the party knows where it is.
 
 Role checks are moves on the character's sheet (``travel_role``), made here with a view of the
 travel state that holds nothing secret (``rules_view``); their roll is a ``move`` event as any
@@ -120,7 +120,7 @@ def current_travel(campaign: Campaign | int) -> dict[str, Any] | None:
 def rules_view(travel: dict[str, Any]) -> dict[str, Any]:
     """The travel state a role check may see: what players see (no encounter or drift rolls,
     no true hex while lost). Back on track needs no more: the replay on the real state puts
-    the party where it truly is (L1155)."""
+    the party where it truly is («Путешествие по суше › Снова на пути»)."""
     return travel_rules.clean_travel(travel_rules.public_view(travel))
 
 
@@ -293,7 +293,8 @@ def _begin(m, campaign, actor, camp, params, dice):
 
 
 def _slowest(campaign: Campaign) -> int:
-    """The slowest living traveller's speed (L975-L983; wounds slow a crow, L438)."""
+    """The slowest living traveller's speed («Путешествие по суше › Темп пути»; wounds slow a crow,
+    «Урон и смерть › Раны»)."""
     speeds = [
         speed(c.state)
         for c in _characters(campaign)
@@ -400,7 +401,8 @@ def _roles(m, campaign, actor, camp, params, dice):
 
 
 def _encounter(m, campaign, actor, camp, params, dice):
-    """The referee's 1d10 against the threshold (L1196-L1198): the roll is the referee's."""
+    """The referee's 1d10 against the threshold («Путешествие по суше › Дорожные встречи»): the roll
+    is the referee's."""
     _travelling(camp)
     kind = params.get("kind", "travel")
     out = _resolve(campaign, "travel_encounter", camp, dice, kind=kind)
@@ -424,7 +426,8 @@ def _encounter(m, campaign, actor, camp, params, dice):
 
 
 def _move(m, campaign, actor, camp, params, dice):
-    """Today's hexes (L963); while lost each hex left is a secret 1d6 (L1146)."""
+    """Today's hexes («Путешествие по суше › Порядок путешествия»); while lost each hex left is a
+    secret 1d6 («Путешествие по суше › Заблудились»)."""
     _travelling(camp)
     out = _resolve(
         campaign,
@@ -481,7 +484,8 @@ def _found(m, campaign, actor, camp, params, dice):
 
 
 def _arrive(m, campaign, actor, camp, params, dice):
-    """A dungeon or point of interest: dungeon turns, with today's threshold (L1204)."""
+    """A dungeon or point of interest: dungeon turns, with today's threshold
+    («Путешествие по суше › Точки интереса»)."""
     _travelling(camp)
     place = " ".join(str(params.get("place") or "").split())[: table_clock.DUNGEON_NAME_MAX]
     out = _resolve(campaign, "travel_arrive", camp, dice, place=place)
@@ -564,8 +568,9 @@ def role_check(
     characteristic: str | None = None,
     dice: Dice | None = None,
 ) -> tuple[Outcome, PendingMove | None]:
-    """A traveller's role check (L993-L1156), by its player or the referee, in the day's order
-    (L960). The roll is the sheet's ``travel_role`` move; the day changes in the hook below."""
+    """A traveller's role check («Путешествие по суше › Дорожные роли»), by its player or the
+    referee, in the day's order («Путешествие по суше › Порядок путешествия»). The roll is the
+    sheet's ``travel_role`` move; the day changes in the hook below."""
     _require(map)
     campaign = map.campaign
     character = _by_id(campaign, character_id, "character_id")
@@ -669,11 +674,11 @@ def _after_role_check(
 character_services.register_outcome_hook(CROWS, "travel_role", _after_role_check, routed=True)
 
 
-# --- the Miasma after the rest (L1162-L1188) -----------------------------------------------------
+# --- the Miasma after the rest («Путешествие по суше › Миазма») ----------------------------------
 
 
 def _persons(campaign: Campaign) -> list[Character]:
-    """ "Each person" (A12): the PCs and human hirelings, living."""
+    """ "Each person" («Путешествие по суше › Миазма»): the PCs and human hirelings, living."""
     return [
         c
         for c in _characters(campaign)
@@ -686,7 +691,7 @@ def _persons(campaign: Campaign) -> list[Character]:
 @transaction.atomic
 def miasma_saves(*, map: Map, actor: User, role: str, dice: Dice | None = None) -> dict:
     """Every person's save after a rest in the Miasma, rolled at once and shown to everyone;
-    nothing is applied until the referee resolves them (A12: the 17+ choices come first)."""
+    nothing is applied until the referee resolves them (the 17+ choices come first)."""
     _require(map)
     _referee_only(role)
     campaign = map.campaign
@@ -773,9 +778,9 @@ def _recorded_choices(campaign: Campaign | int, day: int) -> dict[int, str | int
 def miasma_choice(
     *, map: Map, actor: User, role: str, character_id: Any, choice: Any
 ) -> dict[str, Any]:
-    """A 17+ on today's Miasma save (A12): its player (or the referee) chooses to clear the
-    character's cruelty (``"clear"``) or to lift another traveller's save (that traveller's
-    character id). Recorded in the log; the referee's "Apply the Miasma" uses it."""
+    """A 17+ on today's Miasma save («Путешествие по суше › Миазма»): its player (or the referee)
+    chooses to clear the character's cruelty (``"clear"``) or to lift another traveller's save (that
+    traveller's character id). Recorded in the log; the referee's "Apply the Miasma" uses it."""
     _require(map)
     campaign = map.campaign
     row = _lock_clock(campaign)
@@ -843,9 +848,9 @@ def miasma_resolve(
     choices: dict[str, Any] | None = None,
     dice: Dice | None = None,
 ) -> dict:
-    """Apply the day's saves (A12): ``choices`` maps the character id of each 17+ roller to
-    ``"clear"`` (clear your cruelty) or the id of the person whose save it lifts; then cruelty
-    and the Miasma table (d10 + cruelty) for each failure."""
+    """Apply the day's saves («Путешествие по суше › Миазма»): ``choices`` maps the character id of
+    each 17+ roller to ``"clear"`` (clear your cruelty) or the id of the person whose save it
+    lifts; then cruelty and the Miasma table (d10 + cruelty) for each failure."""
     _require(map)
     _referee_only(role)
     campaign = map.campaign

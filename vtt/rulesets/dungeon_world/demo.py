@@ -1,7 +1,7 @@
 """The demo's player characters in Dungeon World, filled in as a player would: a class with its
-moves and real stats (the seeds give no class tables, so the two classes use the published base
-HP, damage die and load; the moves «Книга заклинаний», «Подготовить заклинания» and «Сотворить
-заклинание» are named as in the multiclass section).
+moves and real stats (the rulebook gives no class tables, so the two classes use the published base
+HP, damage die and load; the moves «Книга заклинаний», «Подготовить заклинания» and
+«Сотворить заклинание» are named as in the multiclass section).
 """
 
 from __future__ import annotations

@@ -252,7 +252,8 @@ def _start_session_params(*, ts, campaign, actor, role, params):
 
 
 def _start_session_after(*, ts, campaign, actor, outcome, extra):
-    """L77, L93-L95: each sheet gets its session bennies; only the count is written back."""
+    """«Фишки»; «Фишки ведущего»: each sheet gets its session bennies; only the count is written
+    back."""
     for character, sheet in zip(extra["_chars"], outcome.details["characters"], strict=True):
         _set_bennies(character, actor, sheet["bennies"], "session:start")
     ts.meta["session"] = True
@@ -263,7 +264,7 @@ _end_session_params = _start_session_params
 
 
 def _end_session_after(*, ts, campaign, actor, outcome, extra):
-    """L95: every unused benny is lost, the players' and the GM's."""
+    """«Фишки ведущего»: every unused benny is lost, the players' and the GM's."""
     for character, sheet in zip(extra["_chars"], outcome.details["characters"], strict=True):
         _set_bennies(character, actor, sheet["bennies"], "session:end")
     ts.meta["session"] = False

@@ -1,5 +1,5 @@
 """Ready-made stat blocks of the prep library: Сказания волшебного мира: the summoned creatures are
-the rulebook's only stat blocks (§5).
+the rulebook's only stat blocks («Чары»).
 """
 
 from __future__ import annotations
