@@ -38,6 +38,7 @@ from vtt.prep import api as prep_api
 from vtt.prep import models as prep_models
 from vtt.prep import rolltables, transfer
 from vtt.prep import services as prep_services
+from vtt.rulesets.savage_worlds import table_state as sw_table_state
 from vtt.table import clock
 from vtt.table import commands as table_commands
 from vtt.table import services as table_services
@@ -283,6 +284,10 @@ def test_no_bare_limit_in_scripts():
             if SCRIPT_NUMBER.search(line):
                 found.append(f"{rel}:{n}: {line.strip()[:120]}")
     assert not found, "read the limit from the page's config:\n" + "\n".join(found)
+
+
+def test_the_action_deck_panel_gives_its_script_the_name_limit():
+    assert sw_table_state.panel_config(None) == {"limits": {"name": sw_table_state.NAME_MAX}}
 
 
 LIMIT_TAG = re.compile(r'\{%\s*limit\s+"([^"]+)"\s*%\}')
