@@ -27,6 +27,7 @@ IMPORT_NAMES = {
     "django-template-partials": "template_partials",
     "channels-redis": "channels_redis",
     "pillow": "PIL",
+    "markdown-it-py": "markdown_it",
 }
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
