@@ -83,6 +83,9 @@ def test_roles_with_allies_then_the_players_own_choices(new_page):
         gm.locator("[data-travel-step=roles]").click()
         check = pc.locator(f"[data-travel-check='{ava_name}']")
         expect(check).to_be_visible()
+        # Empty the last day's answer first: its text names the same character, and waiting
+        # on it let the loop read the options before this day's answer replaced them.
+        pc.evaluate("document.querySelector('[data-travel-choice]')?.replaceChildren()")
         check.click()
         expect(pc.locator("[data-travel-choice] .travel-choice-text")).to_contain_text(ava_name)
         if choice.count():
